@@ -1,0 +1,63 @@
+package io.dlqdesk.domain;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OpenIncidentCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class IncidentIdTest {
+
+    private static final FailureKey KEY = new FailureKey("orders", 3, 42L, "billing");
+
+    @Test
+    void theSameFailureKeyAlwaysGivesTheSameId() {
+        assertThat(IncidentId.of(new FailureKey("orders", 3, 42L, "billing"))).isEqualTo(IncidentId.of(KEY));
+    }
+
+    @Test
+    void everyPartOfTheFailureKeyChangesTheId() {
+        assertThat(IncidentId.of(KEY))
+                .isNotEqualTo(IncidentId.of(new FailureKey("orders2", 3, 42L, "billing")))
+                .isNotEqualTo(IncidentId.of(new FailureKey("orders", 4, 42L, "billing")))
+                .isNotEqualTo(IncidentId.of(new FailureKey("orders", 3, 43L, "billing")))
+                .isNotEqualTo(IncidentId.of(new FailureKey("orders", 3, 42L, "shipping")));
+    }
+
+    @Test
+    void fieldBoundariesCannotBeShiftedToCollide() {
+        // "1" + "23" versus "12" + "3" must not encode the same way
+        assertThat(IncidentId.of(new FailureKey("t", 1, 23L, "g")))
+                .isNotEqualTo(IncidentId.of(new FailureKey("t", 12, 3L, "g")));
+    }
+
+    @Test
+    void aDerivedIdParsesBackToItself() {
+        IncidentId id = IncidentId.of(KEY);
+        assertThat(id.value()).matches("inc-[0-9a-f]{32}");
+        assertThat(IncidentId.parse(id.toString())).isEqualTo(id);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "inc-", "inc-0123", "INC-0123456789abcdef0123456789abcdef",
+            "inc-0123456789ABCDEF0123456789ABCDEF", "inc-0123456789abcdef0123456789abcdef0",
+            "inc-0123456789abcdef0123456789abcdeg", "../inc-0123456789abcdef0123456789abcdef",
+            "inc-0123456789abcdef0123456789abcdef/../x", " inc-0123456789abcdef0123456789abcdef"})
+    void theParserRejectsAnythingElse(String text) {
+        assertThatIllegalArgumentException().isThrownBy(() -> IncidentId.parse(text));
+    }
+
+    @Test
+    void aCommandRefusesAnIdThatWasNotDerivedFromItsKey() {
+        IncidentId other = IncidentId.of(new FailureKey("orders", 3, 43L, "billing"));
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new OpenIncidentCommand(other, KEY, Instant.EPOCH))
+                .withMessageContaining("not the one derived");
+    }
+}
