@@ -1,0 +1,73 @@
+package io.dlqdesk.testsupport;
+
+import org.testcontainers.containers.MySQLContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * MySQL 8.4 in a Testcontainers container, used where a Docker engine answers. Stop and start
+ * pause and unpause the container, so the mapped port stays the same for clients that reconnect.
+ */
+final class ContainerDatabase implements DatabaseServer {
+
+    private final MySQLContainer<?> container;
+    private boolean paused;
+
+    ContainerDatabase() {
+        container = new MySQLContainer<>(DockerImageName.parse("mysql:8.4"))
+                .withUsername("root")
+                .withPassword("test")
+                .withCommand("--max-connections=500");
+        container.start();
+    }
+
+    @Override
+    public String description() {
+        return "MySQL 8.4 container (Testcontainers) at " + container.getHost() + ":" + container.getMappedPort(MySQLContainer.MYSQL_PORT);
+    }
+
+    @Override
+    public String jdbcUrl(String database) {
+        return serverUrl(database) + "&createDatabaseIfNotExist=true";
+    }
+
+    private String serverUrl(String database) {
+        return "jdbc:mysql://" + container.getHost() + ":" + container.getMappedPort(MySQLContainer.MYSQL_PORT)
+                + "/" + database + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+    }
+
+    @Override
+    public String username() {
+        return container.getUsername();
+    }
+
+    @Override
+    public String password() {
+        return container.getPassword();
+    }
+
+    @Override
+    public TestDatabase createFreshDatabase(String database) {
+        return Jdbc.createFresh(this, serverUrl(""), database);
+    }
+
+    @Override
+    public boolean restartable() {
+        return true;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (paused) {
+            container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
+            paused = false;
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (!paused) {
+            container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
+            paused = true;
+        }
+    }
+}

