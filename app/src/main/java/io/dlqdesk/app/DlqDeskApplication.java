@@ -1,0 +1,17 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.projections.ProjectionsConfiguration;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Import;
+
+@SpringBootApplication
+@Import(ProjectionsConfiguration.class)
+@EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class})
+public class DlqDeskApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(DlqDeskApplication.class, args);
+    }
+}

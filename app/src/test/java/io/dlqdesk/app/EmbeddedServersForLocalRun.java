@@ -1,0 +1,74 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.testsupport.EmbeddedMariaDb;
+import io.dlqdesk.testsupport.InProcessKraftBroker;
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Before the context is built: starts an embedded MariaDB where {@code spring.datasource.url} is
+ * not set and an in-process KRaft broker where {@code spring.kafka.bootstrap-servers} is not set,
+ * both on loopback, with their data kept under {@code dlqdesk.embedded.data-dir}. Stops them when
+ * the application closes or fails to start (the broker's threads would keep the JVM alive).
+ */
+final class EmbeddedServersForLocalRun implements ApplicationListener<ApplicationEvent> {
+
+    static final String DATA_DIR = "dlqdesk.embedded.data-dir";
+    static final String DATABASE_PORT = "dlqdesk.embedded.database-port";
+    static final String KAFKA_PORT = "dlqdesk.embedded.kafka-port";
+    private static final String DATABASE_NAME = "dlqdesk";
+
+    private final List<Runnable> stops = new ArrayList<>();
+
+    @Override
+    public void onApplicationEvent(ApplicationEvent event) {
+        if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
+            start(prepared.getEnvironment());
+        } else if (event instanceof ApplicationFailedEvent || event instanceof ContextClosedEvent) {
+            stopAll();
+        }
+    }
+
+    private void start(ConfigurableEnvironment env) {
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "embedded-servers-shutdown"));
+        Path dataDir = Path.of(env.getProperty(DATA_DIR, ".dlqdesk-data")).toAbsolutePath().normalize();
+        Map<String, Object> properties = new HashMap<>();
+
+        if (!env.containsProperty("spring.datasource.url")) {
+            EmbeddedMariaDb db = new EmbeddedMariaDb(dataDir.resolve("mariadb"), env.getProperty(DATABASE_PORT, Integer.class, 3307));
+            db.start();
+            stops.add(db::stop);
+            properties.put("spring.datasource.url", db.jdbcUrl(DATABASE_NAME));
+            properties.put("spring.datasource.username", db.username());
+            properties.put("spring.datasource.password", db.password());
+            System.out.println("[embedded] " + db.description());
+        }
+        if (!env.containsProperty("spring.kafka.bootstrap-servers")) {
+            InProcessKraftBroker broker = new InProcessKraftBroker(dataDir.resolve("kafka"), env.getProperty(KAFKA_PORT, Integer.class, 9092));
+            broker.start();
+            stops.add(0, broker::stop);
+            properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
+            System.out.println("[embedded] " + broker.description());
+        }
+        if (!env.containsProperty("server.address")) {
+            properties.put("server.address", "127.0.0.1");
+        }
+        env.getPropertySources().addFirst(new MapPropertySource("embeddedServers", properties));
+    }
+
+    private synchronized void stopAll() {
+        stops.forEach(Runnable::run);
+        stops.clear();
+    }
+}

@@ -1,0 +1,182 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
+import io.dlqdesk.projections.incident.IncidentSummaryView;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole stack on the real database and broker: the context starts, Flyway migrates, opening
+ * an incident reaches the event store, the read model and the incident-events topic, including
+ * events stored while the Kafka publisher was not yet running.
+ */
+@RealInfrastructure
+class FoundationSmokeIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @Test
+    void anOpenedIncidentReachesEventStoreReadModelAndKafkaEvenWhenStoredBeforeThePublisherFirstRan(
+            TestDatabase database, KafkaBroker broker) throws Exception {
+        String topic = "smoke-incident-events-" + System.nanoTime();
+        FailureKey early = new FailureKey("orders", 2, 1001L, "billing");
+        FailureKey late = new FailureKey("orders", 2, 1002L, "billing");
+
+        try (ConfigurableApplicationContext app = start(database, broker, topic, Map.of("axon.kafka.publisher.enabled", "false"))) {
+            assertThat(appliedMigrations(app)).contains("100", "110", "400");
+            assertThat(app.getBean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
+
+            open(app, early);
+
+            List<? extends DomainEventMessage<?>> stored = app.getBean(EventStore.class)
+                    .readEvents(IncidentId.of(early).value()).asStream().toList();
+            assertThat(stored).singleElement().satisfies(event -> {
+                assertThat(event.getPayload()).isEqualTo(new IncidentOpened(IncidentId.of(early), early, detectedAt()));
+                assertThat(event.getSequenceNumber()).isZero();
+            });
+            await().atMost(WAIT).untilAsserted(() -> assertThat(summary(app, early)).hasValueSatisfying(view -> {
+                assertThat(view.topic()).isEqualTo("orders");
+                assertThat(view.partition()).isEqualTo(2);
+                assertThat(view.offset()).isEqualTo(1001L);
+                assertThat(view.consumerGroup()).isEqualTo("billing");
+            }));
+        }
+
+        try (ConfigurableApplicationContext app = start(database, broker, topic, Map.of())) {
+            open(app, late);
+
+            List<ConsumerRecord<String, byte[]>> published = readUntil(broker, topic,
+                    records -> containsIncident(records, early) && containsIncident(records, late));
+            assertThat(published).anySatisfy(record -> isIncidentOpened(record, early))
+                    .anySatisfy(record -> isIncidentOpened(record, late));
+            assertThat(health(app)).contains("\"status\":\"UP\"");
+        }
+    }
+
+    @Test
+    void theServiceRefusesToStartWithoutABrokerAddressRatherThanGuessingOne(TestDatabase database, KafkaBroker broker) {
+        Map<String, Object> properties = properties(database, broker, "unused-topic", Map.of());
+        properties.remove("spring.kafka.bootstrap-servers");
+        assertThatThrownBy(() -> run(properties).close())
+                .hasStackTraceContaining("spring.kafka.bootstrap-servers");
+    }
+
+    private static ConfigurableApplicationContext start(TestDatabase database, KafkaBroker broker, String topic, Map<String, Object> extra) {
+        return run(properties(database, broker, topic, extra));
+    }
+
+    /** As command-line arguments: they take precedence over the shipped application.yml. */
+    private static ConfigurableApplicationContext run(Map<String, Object> properties) {
+        String[] args = properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue()).toArray(String[]::new);
+        return new SpringApplicationBuilder(DlqDeskApplication.class).run(args);
+    }
+
+    private static Map<String, Object> properties(TestDatabase database, KafkaBroker broker, String topic, Map<String, Object> extra) {
+        Map<String, Object> properties = new HashMap<>();
+        properties.put("spring.datasource.url", database.jdbcUrl());
+        properties.put("spring.datasource.username", database.username());
+        properties.put("spring.datasource.password", database.password());
+        properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
+        properties.put("dlqdesk.events-topic", topic);
+        properties.put("server.port", "0");
+        properties.put("server.address", "127.0.0.1");
+        properties.putAll(extra);
+        return properties;
+    }
+
+    private static Instant detectedAt() {
+        return Instant.parse("2026-11-30T07:00:00.123456Z");
+    }
+
+    private static void open(ConfigurableApplicationContext app, FailureKey key) {
+        app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(key, detectedAt()));
+    }
+
+    private static Optional<IncidentSummaryView> summary(ConfigurableApplicationContext app, FailureKey key) {
+        return app.getBean(QueryGateway.class).query(new FindIncidentSummaryQuery(IncidentId.of(key)),
+                ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join();
+    }
+
+    private static List<String> appliedMigrations(ConfigurableApplicationContext app) {
+        return Arrays.stream(app.getBean(Flyway.class).info().applied()).map(MigrationInfo::getVersion)
+                .map(Object::toString).toList();
+    }
+
+    private static boolean containsIncident(List<ConsumerRecord<String, byte[]>> records, FailureKey key) {
+        return records.stream().anyMatch(record -> new String(record.value(), StandardCharsets.UTF_8).contains(IncidentId.of(key).value()));
+    }
+
+    private static void isIncidentOpened(ConsumerRecord<String, byte[]> record, FailureKey key) {
+        assertThat(new String(record.value(), StandardCharsets.UTF_8)).contains(IncidentId.of(key).value());
+        assertThat(new String(record.headers().lastHeader("axon-message-type").value(), StandardCharsets.UTF_8))
+                .isEqualTo(IncidentOpened.class.getName());
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> readUntil(KafkaBroker broker, String topic,
+                                                                  java.util.function.Predicate<List<ConsumerRecord<String, byte[]>>> done) {
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "smoke-reader-" + System.nanoTime(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(Pattern.compile(Pattern.quote(topic)));
+            await().atMost(WAIT).until(() -> {
+                consumer.poll(Duration.ofMillis(250)).forEach(records::add);
+                return done.test(records);
+            });
+        }
+        return records;
+    }
+
+    private static String health(ConfigurableApplicationContext app) throws Exception {
+        String port = app.getEnvironment().getProperty("local.server.port");
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+}

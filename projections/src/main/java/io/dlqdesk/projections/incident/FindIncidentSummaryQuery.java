@@ -1,0 +1,7 @@
+package io.dlqdesk.projections.incident;
+
+import io.dlqdesk.domain.api.IncidentId;
+
+/** Answered with an {@code Optional<IncidentSummaryView>}. */
+public record FindIncidentSummaryQuery(IncidentId incidentId) {
+}

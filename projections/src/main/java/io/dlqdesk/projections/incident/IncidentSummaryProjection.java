@@ -1,0 +1,43 @@
+package io.dlqdesk.projections.incident;
+
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.IncidentStatus;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.stereotype.Component;
+
+import java.util.Optional;
+
+/** The incident list read model. Resettable: a reset clears the table and events rebuild it. */
+@Component
+@ProcessingGroup(IncidentSummaryProjection.PROCESSING_GROUP)
+public class IncidentSummaryProjection {
+
+    /** Explicit, so that moving this class never resets its token. */
+    public static final String PROCESSING_GROUP = "incident-summary";
+
+    private final IncidentSummaryRepository repository;
+
+    IncidentSummaryProjection(IncidentSummaryRepository repository) {
+        this.repository = repository;
+    }
+
+    @EventHandler
+    void on(IncidentOpened event) {
+        var key = event.failureKey();
+        repository.save(new IncidentSummaryEntity(event.incidentId().value(), key.topic(), key.partition(), key.offset(),
+                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt()));
+    }
+
+    @QueryHandler
+    Optional<IncidentSummaryView> handle(FindIncidentSummaryQuery query) {
+        return repository.findById(query.incidentId().value()).map(IncidentSummaryEntity::toView);
+    }
+
+    @ResetHandler
+    void reset() {
+        repository.deleteAllInBatch();
+    }
+}
