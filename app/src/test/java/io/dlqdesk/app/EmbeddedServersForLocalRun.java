@@ -2,11 +2,12 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.testsupport.EmbeddedMariaDb;
 import io.dlqdesk.testsupport.InProcessKraftBroker;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -19,8 +20,9 @@ import java.util.Map;
 /**
  * Before the context is built: starts an embedded MariaDB where {@code spring.datasource.url} is
  * not set and an in-process KRaft broker where {@code spring.kafka.bootstrap-servers} is not set,
- * both on loopback, with their data kept under {@code dlqdesk.embedded.data-dir}. Stops them when
- * the application closes or fails to start (the broker's threads would keep the JVM alive).
+ * both on loopback, with their data kept under {@code dlqdesk.embedded.data-dir}. They are stopped
+ * as the context's first-registered disposable beans, so after everything that uses them has shut
+ * down; or when the application fails to start (the broker's threads would keep the JVM alive).
  */
 final class EmbeddedServersForLocalRun implements ApplicationListener<ApplicationEvent> {
 
@@ -35,13 +37,15 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
     public void onApplicationEvent(ApplicationEvent event) {
         if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
             start(prepared.getEnvironment());
-        } else if (event instanceof ApplicationFailedEvent || event instanceof ContextClosedEvent) {
+        } else if (event instanceof ApplicationPreparedEvent prepared) {
+            ((DefaultListableBeanFactory) prepared.getApplicationContext().getBeanFactory())
+                    .registerDisposableBean("embeddedServers", this::stopAll);
+        } else if (event instanceof ApplicationFailedEvent) {
             stopAll();
         }
     }
 
     private void start(ConfigurableEnvironment env) {
-        Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "embedded-servers-shutdown"));
         Path dataDir = Path.of(env.getProperty(DATA_DIR, ".dlqdesk-data")).toAbsolutePath().normalize();
         Map<String, Object> properties = new HashMap<>();
 

@@ -66,6 +66,8 @@ class FoundationSmokeIT {
         try (ConfigurableApplicationContext app = start(database, broker, topic, Map.of("axon.kafka.publisher.enabled", "false"))) {
             assertThat(appliedMigrations(app)).contains("100", "110", "400");
             assertThat(app.getBean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
+            assertThat(app.getEnvironment().getProperty("axon.update-check.disabled", Boolean.class)).isTrue();
+            assertThat(app.getEnvironment().getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
 
             open(app, early);
 
