@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.dlqdesk.domain.Incident;
 import org.axonframework.config.ConfigurerModule;
-import org.axonframework.eventhandling.TrackingEventProcessorConfiguration;
 import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
@@ -35,9 +34,8 @@ class AxonWiring {
      */
     @Bean
     ConfigurerModule kafkaPublisherStartsAtTail(@Value("${axon.kafka.publisher.processing-group}") String publisherGroup) {
-        return configurer -> configurer.eventProcessing().registerTrackingEventProcessorConfiguration(publisherGroup,
-                config -> TrackingEventProcessorConfiguration.forSingleThreadedProcessing()
-                        .andInitialTrackingToken(StreamableMessageSource::createTailToken));
+        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(publisherGroup,
+                (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken));
     }
 
     /**
