@@ -10,7 +10,7 @@ import org.testcontainers.utility.DockerImageName;
 final class ContainerDatabase implements DatabaseServer {
 
     private final MySQLContainer<?> container;
-    private boolean paused;
+    private final ContainerPause pause;
 
     ContainerDatabase() {
         container = new MySQLContainer<>(DockerImageName.parse("mysql:8.4"))
@@ -18,6 +18,7 @@ final class ContainerDatabase implements DatabaseServer {
                 .withPassword("test")
                 .withCommand("--max-connections=500");
         container.start();
+        pause = new ContainerPause(container);
     }
 
     @Override
@@ -26,11 +27,7 @@ final class ContainerDatabase implements DatabaseServer {
     }
 
     @Override
-    public String jdbcUrl(String database) {
-        return serverUrl(database) + "&createDatabaseIfNotExist=true";
-    }
-
-    private String serverUrl(String database) {
+    public String serverUrl(String database) {
         return "jdbc:mysql://" + container.getHost() + ":" + container.getMappedPort(MySQLContainer.MYSQL_PORT)
                 + "/" + database + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
     }
@@ -46,28 +43,17 @@ final class ContainerDatabase implements DatabaseServer {
     }
 
     @Override
-    public TestDatabase createFreshDatabase(String database) {
-        return Jdbc.createFresh(this, serverUrl(""), database);
-    }
-
-    @Override
     public boolean restartable() {
         return true;
     }
 
     @Override
-    public synchronized void start() {
-        if (paused) {
-            container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
-            paused = false;
-        }
+    public void start() {
+        pause.unpause();
     }
 
     @Override
-    public synchronized void stop() {
-        if (!paused) {
-            container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
-            paused = true;
-        }
+    public void stop() {
+        pause.pause();
     }
 }

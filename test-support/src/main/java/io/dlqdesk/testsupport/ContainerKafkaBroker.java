@@ -7,11 +7,12 @@ import org.testcontainers.utility.DockerImageName;
 final class ContainerKafkaBroker implements KafkaBroker {
 
     private final KafkaContainer container;
-    private boolean paused;
+    private final ContainerPause pause;
 
     ContainerKafkaBroker() {
         container = new KafkaContainer(DockerImageName.parse("apache/kafka:3.9.1"));
         container.start();
+        pause = new ContainerPause(container);
     }
 
     @Override
@@ -30,18 +31,12 @@ final class ContainerKafkaBroker implements KafkaBroker {
     }
 
     @Override
-    public synchronized void start() {
-        if (paused) {
-            container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
-            paused = false;
-        }
+    public void start() {
+        pause.unpause();
     }
 
     @Override
-    public synchronized void stop() {
-        if (!paused) {
-            container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
-            paused = true;
-        }
+    public void stop() {
+        pause.pause();
     }
 }

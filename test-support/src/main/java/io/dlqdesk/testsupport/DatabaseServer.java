@@ -6,23 +6,36 @@ public interface DatabaseServer {
     /** Which server this is and where, for the test log. */
     String description();
 
-    /** A JDBC URL for {@code database} on this server; the database is created on first connect. */
-    String jdbcUrl(String database);
+    /** A JDBC URL for {@code database} (empty: the server itself), with this server's connection parameters. */
+    String serverUrl(String database);
 
     String username();
 
     String password();
 
+    /** A JDBC URL for {@code database} on this server; the database is created on first connect. */
+    default String jdbcUrl(String database) {
+        return serverUrl(database) + "&createDatabaseIfNotExist=true";
+    }
+
     /**
      * Creates {@code database} afresh (dropping an earlier one of that name) so that a test class
      * starts from an empty schema.
      */
-    TestDatabase createFreshDatabase(String database);
+    default TestDatabase createFreshDatabase(String database) {
+        return Jdbc.createFresh(this, database);
+    }
 
     /** Whether {@link #stop()} and {@link #start()} are supported (not for servers we do not own). */
-    boolean restartable();
+    default boolean restartable() {
+        return false;
+    }
 
-    void start();
+    default void start() {
+        throw new UnsupportedOperationException(description() + " is not ours to start");
+    }
 
-    void stop();
+    default void stop() {
+        throw new UnsupportedOperationException(description() + " is not ours to stop");
+    }
 }

@@ -105,11 +105,7 @@ public final class EmbeddedMariaDb implements DatabaseServer {
     }
 
     @Override
-    public String jdbcUrl(String database) {
-        return serverUrl(database) + "&createDatabaseIfNotExist=true";
-    }
-
-    private String serverUrl(String database) {
+    public String serverUrl(String database) {
         // Connector/J's information-schema metadata asks for INFORMATION_SCHEMA.KEYWORDS.RESERVED,
         // a MySQL 8 column MariaDB lacks; Hibernate then cannot read the metadata it needs.
         return "jdbc:mysql://" + LoopbackPorts.HOST + ":" + port + "/" + database + "?sslMode=DISABLED&useInformationSchema=false";
@@ -123,11 +119,6 @@ public final class EmbeddedMariaDb implements DatabaseServer {
     @Override
     public String password() {
         return "";
-    }
-
-    @Override
-    public TestDatabase createFreshDatabase(String database) {
-        return Jdbc.createFresh(this, serverUrl(""), database);
     }
 
     @Override

@@ -28,11 +28,7 @@ final class ExternalDatabase implements DatabaseServer {
     }
 
     @Override
-    public String jdbcUrl(String database) {
-        return serverUrl(database) + "&createDatabaseIfNotExist=true";
-    }
-
-    private String serverUrl(String database) {
+    public String serverUrl(String database) {
         return "jdbc:mysql://" + host + ":" + port + "/" + database + "?sslMode=PREFERRED&allowPublicKeyRetrieval=true";
     }
 
@@ -44,25 +40,5 @@ final class ExternalDatabase implements DatabaseServer {
     @Override
     public String password() {
         return password;
-    }
-
-    @Override
-    public TestDatabase createFreshDatabase(String database) {
-        return Jdbc.createFresh(this, serverUrl(""), database);
-    }
-
-    @Override
-    public boolean restartable() {
-        return false;
-    }
-
-    @Override
-    public void start() {
-        throw new UnsupportedOperationException(description() + " is not ours to start");
-    }
-
-    @Override
-    public void stop() {
-        throw new UnsupportedOperationException(description() + " is not ours to stop");
     }
 }

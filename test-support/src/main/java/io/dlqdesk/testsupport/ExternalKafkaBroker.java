@@ -18,19 +18,4 @@ final class ExternalKafkaBroker implements KafkaBroker {
     public String bootstrapServers() {
         return bootstrapServers;
     }
-
-    @Override
-    public boolean restartable() {
-        return false;
-    }
-
-    @Override
-    public void start() {
-        throw new UnsupportedOperationException(description() + " is not ours to start");
-    }
-
-    @Override
-    public void stop() {
-        throw new UnsupportedOperationException(description() + " is not ours to stop");
-    }
 }

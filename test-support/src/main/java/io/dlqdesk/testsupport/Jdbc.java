@@ -14,11 +14,11 @@ final class Jdbc {
     private Jdbc() {
     }
 
-    static TestDatabase createFresh(DatabaseServer server, String serverUrl, String database) {
+    static TestDatabase createFresh(DatabaseServer server, String database) {
         if (!SAFE_NAME.matcher(database).matches()) {
             throw new IllegalArgumentException("database name must match " + SAFE_NAME + ": " + database);
         }
-        try (Connection connection = DriverManager.getConnection(serverUrl, server.username(), server.password());
+        try (Connection connection = DriverManager.getConnection(server.serverUrl(""), server.username(), server.password());
              Statement statement = connection.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS `" + database + "`");
             statement.execute("CREATE DATABASE `" + database + "` CHARACTER SET utf8mb4");

@@ -8,9 +8,15 @@ public interface KafkaBroker {
     String bootstrapServers();
 
     /** Whether {@link #stop()} and {@link #start()} are supported; the address stays the same across them. */
-    boolean restartable();
+    default boolean restartable() {
+        return false;
+    }
 
-    void start();
+    default void start() {
+        throw new UnsupportedOperationException(description() + " is not ours to start");
+    }
 
-    void stop();
+    default void stop() {
+        throw new UnsupportedOperationException(description() + " is not ours to stop");
+    }
 }
