@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.dlqdesk.domain.Incident;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
@@ -25,6 +26,16 @@ class AxonWiring {
     @Bean
     ConfigurerModule incidentAggregate() {
         return configurer -> configurer.configureAggregate(Incident.class);
+    }
+
+    /**
+     * An event handler that fails is retried by its processor, never logged and skipped (Axon's
+     * default): a read model must not silently miss an event.
+     */
+    @Bean
+    ConfigurerModule eventHandlerFailuresArePropagated() {
+        return configurer -> configurer.eventProcessing()
+                .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance());
     }
 
     /**

@@ -5,6 +5,7 @@ import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
+import io.dlqdesk.projections.incident.IncidentSummaryProjection;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
@@ -15,7 +16,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -68,6 +71,8 @@ class FoundationSmokeIT {
             assertThat(app.getBean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
             assertThat(app.getEnvironment().getProperty("axon.update-check.disabled", Boolean.class)).isTrue();
             assertThat(app.getEnvironment().getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
+            assertThat(app.getBean(EventProcessingConfiguration.class).listenerInvocationErrorHandler(IncidentSummaryProjection.PROCESSING_GROUP))
+                    .isInstanceOf(PropagatingErrorHandler.class);
 
             open(app, early);
 
