@@ -1,40 +1,273 @@
 package io.dlqdesk.domain;
 
+import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
+import io.dlqdesk.domain.api.CorrelateRetryFailureCommand;
+import io.dlqdesk.domain.api.DiscardIncidentCommand;
+import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentAcknowledged;
+import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.IncidentReopened;
+import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.PublishMarkedUnknown;
+import io.dlqdesk.domain.api.PublishResultRecorded;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.RecordPublishResultCommand;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.api.ReplayRejected;
+import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.domain.api.RequestReplayCommand;
+import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.domain.api.RetryFailureCorrelated;
+import io.dlqdesk.domain.correlation.CorrelationCheck;
+import io.dlqdesk.domain.correlation.CorrelationFacts;
+import io.dlqdesk.domain.correlation.RecordedAttempt;
+import io.dlqdesk.domain.correlation.RecordedReplay;
+import io.dlqdesk.domain.replay.ReplayCondition;
+import io.dlqdesk.domain.replay.ReplayFacts;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateCreationPolicy;
 import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.modelling.command.CreationPolicy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
- * The Incident aggregate. Event-sourced: command handlers decide, event-sourcing handlers only
- * assign. Registered with Axon by the application's wiring, so this module stays free of Spring.
+ * The Incident aggregate: one failed record (the root) and the re-failures of its replays.
+ * Event-sourced: command handlers decide from the facts the command brings (no clock, no Kafka),
+ * event-sourcing handlers only assign. Registered with Axon by the application's wiring, so this
+ * module stays free of Spring.
  */
 public class Incident {
 
     @AggregateIdentifier
     private IncidentId incidentId;
-    private FailureKey rootFailure;
+    private FailedRecord root;
     private IncidentStatus status;
+    private Instant replayDeadline;
+    /** Root and correlated failures, for idempotency. */
+    private final Set<FailureKey> knownFailures = new HashSet<>();
+    /** Correlated re-failures in arrival order; the last one is the claim target. */
+    private final List<FailureKey> correlated = new ArrayList<>();
+    /** Attempt n is at index n - 1. */
+    private final List<Attempt> attempts = new ArrayList<>();
 
     protected Incident() {
-        // required by Axon to rebuild from events
+        // required by Axon to rebuild from events and to create on OpenIncidentCommand
     }
 
     @CommandHandler
-    public Incident(OpenIncidentCommand command) {
-        apply(new IncidentOpened(command.incidentId(), command.failureKey(), command.detectedAt()));
+    @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
+    void handle(OpenIncidentCommand command) {
+        if (incidentId != null) {
+            return; // the same failure delivered again (the id is derived from its key): nothing new
+        }
+        var timestamp = command.failure().originalTimestamp();
+        Instant deadline = timestamp == null ? null : timestamp.instant().plus(command.replayWindow());
+        apply(new IncidentOpened(command.incidentId(), command.failure(), command.detectedAt(), deadline,
+                command.correlationMismatches()));
+    }
+
+    /** Never throws for a refusal: it is recorded as ReplayRejected and returned, so it stays in the history. */
+    @CommandHandler
+    ReplayOutcome handle(RequestReplayCommand command) {
+        List<ReplayRefusal> refusals = ReplayCondition.failedFor(replayFacts(command));
+        if (!refusals.isEmpty()) {
+            apply(new ReplayRejected(incidentId, refusals, command.requestedBy()));
+            return ReplayOutcome.rejected(refusals);
+        }
+        int attempt = attempts.size() + 1;
+        apply(new ReplayRequested(incidentId, attempt, claimedFailure(), root.failureKey().location(),
+                root.failureKey().consumerGroup(), root.key(), root.eventId(), root.valueHash(),
+                root.originalTimestamp(), replayDeadline, command.ledgerName(), command.requestedBy()));
+        return ReplayOutcome.requested(attempt);
+    }
+
+    @CommandHandler
+    void handle(RecordPublishResultCommand command) {
+        Attempt attempt = attempt(command.attempt());
+        if (attempt.status() == PublishStatus.REQUESTED) {
+            apply(new PublishResultRecorded(incidentId, attempt.number(), attempt.claimedFailure(), command.result()));
+        } else if (!command.result().equals(attempt.result())) {
+            throw refused(IncidentErrorCode.PUBLISH_ALREADY_DECIDED,
+                    "attempt " + attempt.number() + " is already " + attempt.status());
+        }
+        // else: the same result reported again (at-least-once reporting): nothing new
+    }
+
+    @CommandHandler
+    void handle(MarkPublishUnknownCommand command) {
+        Attempt attempt = attempt(command.attempt());
+        if (attempt.status() != PublishStatus.REQUESTED) {
+            throw refused(IncidentErrorCode.PUBLISH_NOT_REQUESTED, "attempt " + attempt.number() + " is " + attempt.status());
+        }
+        if (!command.outboxRowConfirmedAbsent()) {
+            throw refused(IncidentErrorCode.OUTBOX_ROW_NOT_CONFIRMED_ABSENT,
+                    "a row that exists will get its result; confirm it is gone first");
+        }
+        apply(new PublishMarkedUnknown(incidentId, attempt.number(), attempt.claimedFailure(), command.markedBy()));
+    }
+
+    /** Throws RetryFailureNotCorrelatedException (with every failed check) rather than lose or misfile the record. */
+    @CommandHandler
+    void handle(CorrelateRetryFailureCommand command) {
+        FailedRecord failure = command.failure();
+        if (knownFailures.contains(failure.failureKey())) {
+            return; // the same failure delivered again: nothing new
+        }
+        CorrelationFacts facts = new CorrelationFacts(failure, command.headers(), command.ledgerName(), recordedReplay());
+        var mismatches = CorrelationCheck.mismatches(facts);
+        if (!mismatches.isEmpty()) {
+            throw new RetryFailureNotCorrelatedException(incidentId, failure.failureKey(), mismatches);
+        }
+        IncidentStatus before = status;
+        apply(new RetryFailureCorrelated(incidentId, failure, facts.namedAttempt().orElseThrow().attempt(),
+                command.detectedAt(), replayDeadline));
+        if (closed(before)) {
+            apply(new IncidentReopened(incidentId, failure.failureKey(), before, command.detectedAt()));
+        }
+    }
+
+    @CommandHandler
+    void handle(AcknowledgeIncidentCommand command) {
+        if (status != IncidentStatus.OPEN) {
+            throw refused(IncidentErrorCode.NOT_OPEN, "only an OPEN incident can be acknowledged, it is " + status);
+        }
+        apply(new IncidentAcknowledged(incidentId, command.action()));
+    }
+
+    @CommandHandler
+    void handle(ResolveIncidentCommand command) {
+        requireClosable();
+        apply(new IncidentResolved(incidentId, command.action()));
+    }
+
+    @CommandHandler
+    void handle(DiscardIncidentCommand command) {
+        requireClosable();
+        apply(new IncidentDiscarded(incidentId, command.action()));
+    }
+
+    private void requireClosable() {
+        if (status != IncidentStatus.ACKED) {
+            throw refused(IncidentErrorCode.NOT_ACKNOWLEDGED, "only an ACKED incident can be closed, it is " + status);
+        }
+        if (anyAttemptRequested()) {
+            throw refused(IncidentErrorCode.REPLAY_IN_FLIGHT,
+                    "a replay is REQUESTED; wait for its result or mark it PUBLISH_UNKNOWN");
+        }
+    }
+
+    private ReplayFacts replayFacts(RequestReplayCommand command) {
+        return new ReplayFacts(status, root.eventId(), root.failureKey().consumerGroup(), root.failureKey().location(),
+                root.key(), root.valueHash(), root.originalTimestamp(), replayDeadline, attempts.size(),
+                anyAttemptRequested(), claimedStatus(), command.source(), command.policy(), command.switchOn(),
+                command.requestedBy().at());
+    }
+
+    private RecordedReplay recordedReplay() {
+        List<RecordedAttempt> recorded = attempts.stream()
+                .map(attempt -> new RecordedAttempt(attempt.number(), attempt.targetGroup(), attempt.valueHash()))
+                .toList();
+        return new RecordedReplay(incidentId, root.failureKey().topic(), root.eventId(), root.key(),
+                root.originalTimestamp(), recorded);
+    }
+
+    /** The claim rule: the latest correlated re-failure, else the root. */
+    private FailureKey claimedFailure() {
+        return correlated.isEmpty() ? root.failureKey() : correlated.get(correlated.size() - 1);
+    }
+
+    private PublishStatus claimedStatus() {
+        FailureKey claimed = claimedFailure();
+        for (int i = attempts.size() - 1; i >= 0; i--) {
+            if (attempts.get(i).claimedFailure().equals(claimed)) {
+                return attempts.get(i).status();
+            }
+        }
+        return PublishStatus.NONE;
+    }
+
+    private boolean anyAttemptRequested() {
+        return attempts.stream().anyMatch(attempt -> attempt.status() == PublishStatus.REQUESTED);
+    }
+
+    private Attempt attempt(int number) {
+        if (number > attempts.size()) {
+            throw refused(IncidentErrorCode.UNKNOWN_ATTEMPT, "no attempt " + number + ", there are " + attempts.size());
+        }
+        return attempts.get(number - 1);
+    }
+
+    private static boolean closed(IncidentStatus status) {
+        return status == IncidentStatus.RESOLVED || status == IncidentStatus.DISCARDED;
+    }
+
+    private IncidentCommandRefusedException refused(IncidentErrorCode code, String detail) {
+        return new IncidentCommandRefusedException(incidentId, code, detail);
     }
 
     @EventSourcingHandler
     void on(IncidentOpened event) {
         this.incidentId = event.incidentId();
-        this.rootFailure = event.failureKey();
+        this.root = event.failure();
         this.status = IncidentStatus.OPEN;
+        this.replayDeadline = event.replayDeadline();
+        this.knownFailures.add(event.failureKey());
+    }
+
+    @EventSourcingHandler
+    void on(ReplayRequested event) {
+        attempts.add(new Attempt(event.attempt(), event.claimedFailure(), event.targetGroup(), event.valueHash(),
+                PublishStatus.REQUESTED, null));
+    }
+
+    @EventSourcingHandler
+    void on(PublishResultRecorded event) {
+        attempts.set(event.attempt() - 1, attempts.get(event.attempt() - 1).decided(event.result().status(), event.result()));
+    }
+
+    @EventSourcingHandler
+    void on(PublishMarkedUnknown event) {
+        attempts.set(event.attempt() - 1, attempts.get(event.attempt() - 1).decided(PublishStatus.PUBLISH_UNKNOWN, null));
+    }
+
+    @EventSourcingHandler
+    void on(RetryFailureCorrelated event) {
+        knownFailures.add(event.failure().failureKey());
+        correlated.add(event.failure().failureKey());
+    }
+
+    @EventSourcingHandler
+    void on(IncidentReopened event) {
+        this.status = IncidentStatus.OPEN;
+    }
+
+    @EventSourcingHandler
+    void on(IncidentAcknowledged event) {
+        this.status = IncidentStatus.ACKED;
+    }
+
+    @EventSourcingHandler
+    void on(IncidentResolved event) {
+        this.status = IncidentStatus.RESOLVED;
+    }
+
+    @EventSourcingHandler
+    void on(IncidentDiscarded event) {
+        this.status = IncidentStatus.DISCARDED;
     }
 }

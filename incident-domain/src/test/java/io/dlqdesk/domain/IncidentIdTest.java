@@ -7,14 +7,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class IncidentIdTest {
 
-    private static final FailureKey KEY = new FailureKey("orders", 3, 42L, "billing");
+    private static final FailureKey KEY = Samples.ROOT_KEY;
 
     @Test
     void theSameFailureKeyAlwaysGivesTheSameId() {
@@ -57,7 +59,7 @@ class IncidentIdTest {
     void aCommandRefusesAnIdThatWasNotDerivedFromItsKey() {
         IncidentId other = IncidentId.of(new FailureKey("orders", 3, 43L, "billing"));
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> new OpenIncidentCommand(other, KEY, Instant.EPOCH))
+                .isThrownBy(() -> new OpenIncidentCommand(other, Samples.ROOT, Duration.ofDays(7), Instant.EPOCH, List.of()))
                 .withMessageContaining("not the one derived");
     }
 }

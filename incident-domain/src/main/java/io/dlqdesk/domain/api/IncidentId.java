@@ -1,8 +1,6 @@
 package io.dlqdesk.domain.api;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -32,16 +30,8 @@ public record IncidentId(String value) {
     public static IncidentId of(FailureKey key) {
         // Topic names cannot contain NUL and the group is last, so the encoding is unambiguous.
         String canonical = key.topic() + '\0' + key.partition() + '\0' + key.offset() + '\0' + key.consumerGroup();
-        byte[] digest = sha256(canonical.getBytes(StandardCharsets.UTF_8));
+        byte[] digest = Sha256.digest(canonical.getBytes(StandardCharsets.UTF_8));
         return new IncidentId(PREFIX + HexFormat.of().formatHex(digest, 0, HASH_BYTES));
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime provides SHA-256", e);
-        }
     }
 
     /** Axon routes and stores aggregates by {@code toString()}. */

@@ -1,0 +1,15 @@
+package io.dlqdesk.domain;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.PublishResult;
+import io.dlqdesk.domain.api.PublishStatus;
+
+/** One replay attempt as the Incident remembers it; replaced, never mutated. */
+record Attempt(int number, FailureKey claimedFailure, String targetGroup, PayloadHash valueHash,
+               PublishStatus status, PublishResult result) {
+
+    Attempt decided(PublishStatus newStatus, PublishResult newResult) {
+        return new Attempt(number, claimedFailure, targetGroup, valueHash, newStatus, newResult);
+    }
+}

@@ -1,0 +1,21 @@
+package io.dlqdesk.domain;
+
+/** Stable codes of refused commands (replay refusals are events instead: see ReplayRefusal). */
+public enum IncidentErrorCode {
+    /** Acknowledge needs an OPEN incident. */
+    NOT_OPEN,
+    /** Resolve and discard need an ACKED incident. */
+    NOT_ACKNOWLEDGED,
+    /** Closing is refused while an attempt is REQUESTED; PUBLISH_UNKNOWN exists to end that. */
+    REPLAY_IN_FLIGHT,
+    /** No replay attempt with that number. */
+    UNKNOWN_ATTEMPT,
+    /** The attempt's publish status was already decided differently (or marked unknown). */
+    PUBLISH_ALREADY_DECIDED,
+    /** Only a REQUESTED attempt can be marked PUBLISH_UNKNOWN. */
+    PUBLISH_NOT_REQUESTED,
+    /** PUBLISH_UNKNOWN needs the outbox row confirmed absent. */
+    OUTBOX_ROW_NOT_CONFIRMED_ABSENT,
+    /** The re-failure failed correlation; the caller opens a separate incident with the mismatches. */
+    RETRY_FAILURE_NOT_CORRELATED
+}

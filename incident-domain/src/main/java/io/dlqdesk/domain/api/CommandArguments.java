@@ -1,0 +1,25 @@
+package io.dlqdesk.domain.api;
+
+import java.util.Objects;
+
+/** Argument checks shared by several commands. */
+final class CommandArguments {
+
+    static final int MAX_NAME_LENGTH = 249;
+
+    private CommandArguments() {
+    }
+
+    static void requireName(String ledgerName) {
+        Objects.requireNonNull(ledgerName, "ledgerName");
+        if (ledgerName.isBlank() || ledgerName.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("ledgerName must be 1.." + MAX_NAME_LENGTH + " non-blank characters");
+        }
+    }
+
+    static void requireAttempt(int attempt) {
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempts are numbered from 1, was " + attempt);
+        }
+    }
+}

@@ -1,0 +1,5 @@
+package io.dlqdesk.domain.api;
+
+/** An attempt's publish status moved from REQUESTED to PUBLISHED or PUBLISH_FAILED. */
+public record PublishResultRecorded(IncidentId incidentId, int attempt, FailureKey claimedFailure, PublishResult result) {
+}

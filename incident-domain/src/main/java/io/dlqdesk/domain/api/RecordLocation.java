@@ -1,0 +1,27 @@
+package io.dlqdesk.domain.api;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Where a record lives in Kafka: topic, partition, offset. Used for the original record, for the
+ * DLQ record that reported its failure, and for a published replay.
+ */
+public record RecordLocation(String topic, int partition, long offset) {
+
+    // Kafka's own rule for topic names (legal characters, at most 249 of them).
+    private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
+    public RecordLocation {
+        Objects.requireNonNull(topic, "topic");
+        if (!TOPIC.matcher(topic).matches()) {
+            throw new IllegalArgumentException("topic is not a legal Kafka topic name: '" + topic + "'");
+        }
+        if (partition < 0) {
+            throw new IllegalArgumentException("partition must be >= 0, was " + partition);
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must be >= 0, was " + offset);
+        }
+    }
+}

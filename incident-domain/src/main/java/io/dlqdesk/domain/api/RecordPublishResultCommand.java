@@ -1,0 +1,15 @@
+package io.dlqdesk.domain.api;
+
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+import java.util.Objects;
+
+/** The replay publisher reports how publishing an attempt ended. Recording the same result again changes nothing. */
+public record RecordPublishResultCommand(@TargetAggregateIdentifier IncidentId incidentId, int attempt, PublishResult result) {
+
+    public RecordPublishResultCommand {
+        Objects.requireNonNull(incidentId, "incidentId");
+        CommandArguments.requireAttempt(attempt);
+        Objects.requireNonNull(result, "result");
+    }
+}

@@ -1,0 +1,11 @@
+package io.dlqdesk.domain.api;
+
+import java.util.List;
+
+/** A replay request was refused; the refusal stays in the history with every failed condition. */
+public record ReplayRejected(IncidentId incidentId, List<ReplayRefusal> reasons, OperatorAction requestedBy) {
+
+    public ReplayRejected {
+        reasons = List.copyOf(reasons);
+    }
+}

@@ -1,0 +1,25 @@
+package io.dlqdesk.domain.api;
+
+import java.time.Instant;
+
+/**
+ * A replay attempt was accepted; its publish status is REQUESTED. Carries everything the replay
+ * saga needs to publish and everything correlation needs later: the claimed failure (whose row
+ * the publish status belongs to), where to re-read the record and what it must still be, and the
+ * four correlation header values (root = {@code incidentId}, {@code attempt}, {@code owner},
+ * {@code targetGroup}).
+ */
+public record ReplayRequested(
+        IncidentId incidentId,
+        int attempt,
+        FailureKey claimedFailure,
+        RecordLocation sourceLocation,
+        String targetGroup,
+        RecordKey key,
+        EventId eventId,
+        PayloadHash valueHash,
+        OriginalTimestamp originalTimestamp,
+        Instant replayDeadline,
+        String owner,
+        OperatorAction requestedBy) {
+}

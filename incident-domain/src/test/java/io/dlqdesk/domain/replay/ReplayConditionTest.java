@@ -1,0 +1,213 @@
+package io.dlqdesk.domain.replay;
+
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.OriginalTimestamp;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayPolicy;
+import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.api.SourceRecordFacts;
+import io.dlqdesk.domain.api.TimestampType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Instant;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each replay condition on its own: it holds for a replayable incident, and one change breaks exactly it. */
+class ReplayConditionTest {
+
+    static final RecordLocation LOCATION = new RecordLocation("orders", 3, 42L);
+    static final RecordKey KEY = RecordKey.of(new byte[] {1, 2, 3});
+    static final EventId EVENT_ID = new EventId("evt-1");
+    static final PayloadHash HASH = PayloadHash.of(new byte[] {4, 5, 6});
+    static final Instant DEADLINE = Instant.parse("2026-12-05T10:00:00Z");
+
+    /** A mutable copy of the facts, so each test changes one thing. */
+    static final class Facts {
+        IncidentStatus status = IncidentStatus.OPEN;
+        EventId eventId = EVENT_ID;
+        String failedGroup = "billing";
+        RecordLocation originalLocation = LOCATION;
+        RecordKey key = KEY;
+        PayloadHash valueHash = HASH;
+        OriginalTimestamp originalTimestamp = new OriginalTimestamp(DEADLINE.minusSeconds(7 * 86400), TimestampType.CREATE_TIME);
+        Instant replayDeadline = DEADLINE;
+        int attemptsSoFar = 2;
+        boolean attemptRequested = false;
+        PublishStatus claimedStatus = PublishStatus.NONE;
+        SourceRecordFacts source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH);
+        ReplayPolicy policy = new ReplayPolicy(true, 3);
+        boolean switchOn = true;
+        Instant now = DEADLINE.minusMillis(1);
+
+        ReplayFacts build() {
+            return new ReplayFacts(status, eventId, failedGroup, originalLocation, key, valueHash, originalTimestamp,
+                    replayDeadline, attemptsSoFar, attemptRequested, claimedStatus, source, policy, switchOn, now);
+        }
+    }
+
+    /** Breaks exactly the given condition. */
+    static Facts breaking(ReplayCondition condition) {
+        Facts f = new Facts();
+        switch (condition) {
+            case EVENT_ID_KNOWN -> f.eventId = null;
+            case FAILED_GROUP_KNOWN -> f.failedGroup = " ";
+            case LOCATION_KNOWN -> f.originalLocation = null;
+            case LOCATION_VALID -> f.source = new SourceRecordFacts(LOCATION, false, true, 42L, KEY, EVENT_ID, HASH, false);
+            case TOPIC_ALLOWED -> f.policy = new ReplayPolicy(false, 3);
+            case ORIGINAL_TIMESTAMP_KNOWN -> f.originalTimestamp = null;
+            case BEFORE_DEADLINE -> f.now = DEADLINE;
+            case SOURCE_RECORD_FOUND -> f.source = SourceRecordFacts.notFound(LOCATION);
+            case SOURCE_READ_AT_RECORDED_LOCATION -> f.source = SourceRecordFacts.found(new RecordLocation("orders", 4, 42L), 42L, KEY, EVENT_ID, HASH);
+            case SAME_OFFSET -> f.source = SourceRecordFacts.found(LOCATION, 43L, KEY, EVENT_ID, HASH);
+            case SAME_KEY -> f.source = SourceRecordFacts.found(LOCATION, 42L, RecordKey.NONE, EVENT_ID, HASH);
+            case SAME_EVENT_ID -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, new EventId("evt-2"), HASH);
+            case NOT_TOMBSTONE -> f.source = SourceRecordFacts.tombstone(LOCATION, 42L, KEY, EVENT_ID);
+            case SAME_VALUE_HASH -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, PayloadHash.of(new byte[0]));
+            case NOT_CLOSED -> f.status = IncidentStatus.RESOLVED;
+            case NO_ATTEMPT_REQUESTED -> f.attemptRequested = true;
+            case CLAIMED_NOT_PUBLISHED -> f.claimedStatus = PublishStatus.PUBLISHED;
+            case CLAIMED_OUTCOME_KNOWN -> f.claimedStatus = PublishStatus.PUBLISH_UNKNOWN;
+            case SWITCH_ON -> f.switchOn = false;
+            case UNDER_MAX_ATTEMPTS -> f.attemptsSoFar = 3;
+        }
+        return f;
+    }
+
+    @Test
+    void everyConditionHoldsForAReplayableIncident() {
+        ReplayFacts facts = new Facts().build();
+        assertThat(ReplayCondition.values()).allMatch(condition -> condition.holdsFor(facts));
+        assertThat(ReplayCondition.failedFor(facts)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ReplayCondition.class, mode = EnumSource.Mode.EXCLUDE, names = {"EVENT_ID_KNOWN", "LOCATION_KNOWN"})
+    void eachConditionFailsAloneAndReportsItsOwnCode(ReplayCondition condition) {
+        ReplayFacts facts = breaking(condition).build();
+        assertThat(condition.holdsFor(facts)).isFalse();
+        assertThat(ReplayCondition.failedFor(facts)).containsExactly(condition.refusal());
+    }
+
+    @Test
+    void anUnknownEventIdAlsoFailsTheComparisonWithTheSourceRecord() {
+        // nothing recorded to compare with is not a match: fail closed
+        assertThat(ReplayCondition.failedFor(breaking(ReplayCondition.EVENT_ID_KNOWN).build()))
+                .containsExactly(ReplayRefusal.EVENT_ID_UNKNOWN, ReplayRefusal.SOURCE_EVENT_ID_MISMATCH);
+    }
+
+    @Test
+    void anUnknownLocationAlsoFailsTheComparisonWithWhereTheFactsWereRead() {
+        assertThat(ReplayCondition.failedFor(breaking(ReplayCondition.LOCATION_KNOWN).build()))
+                .containsExactly(ReplayRefusal.LOCATION_UNKNOWN, ReplayRefusal.SOURCE_LOCATION_MISMATCH);
+    }
+
+    @Test
+    void everyCodeBelongsToExactlyOneCondition() {
+        assertThat(Arrays.stream(ReplayCondition.values()).map(ReplayCondition::refusal))
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrder(ReplayRefusal.values());
+    }
+
+    @Test
+    void factsTheIncidentAlwaysKnowsCannotBeMissing() {
+        Facts f = new Facts();
+        f.claimedStatus = null;
+        org.assertj.core.api.Assertions.assertThatNullPointerException().isThrownBy(f::build).withMessage("claimedStatus");
+    }
+
+    @Test
+    void aNullGroupIsUnknownToo() {
+        Facts f = new Facts();
+        f.failedGroup = null;
+        assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.FAILED_GROUP_UNKNOWN);
+    }
+
+    @Test
+    void withoutADeadlineReplayIsRefusedEvenLongBeforeIt() {
+        Facts f = new Facts();
+        f.replayDeadline = null;
+        f.now = Instant.EPOCH;
+        assertThat(ReplayCondition.BEFORE_DEADLINE.holdsFor(f.build())).isFalse();
+    }
+
+    @Test
+    void replayIsRefusedAfterDeadlineButAllowedJustBefore() {
+        Facts f = new Facts();
+        f.now = DEADLINE.minusMillis(1);
+        assertThat(ReplayCondition.BEFORE_DEADLINE.holdsFor(f.build())).isTrue();
+        f.now = DEADLINE.plusMillis(1);
+        assertThat(ReplayCondition.BEFORE_DEADLINE.holdsFor(f.build())).isFalse();
+    }
+
+    @Test
+    void aRecordThatIsNotThereFailsOnlyAsNotFound() {
+        Facts f = new Facts();
+        f.source = SourceRecordFacts.outOfRange(LOCATION);
+        assertThat(ReplayCondition.failedFor(f.build()))
+                .containsExactly(ReplayRefusal.LOCATION_INVALID, ReplayRefusal.SOURCE_RECORD_NOT_FOUND);
+    }
+
+    @Test
+    void aTombstoneWithAnotherKeyReportsBoth() {
+        Facts f = new Facts();
+        f.source = SourceRecordFacts.tombstone(LOCATION, 42L, RecordKey.NONE, EVENT_ID);
+        assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.SOURCE_KEY_MISMATCH, ReplayRefusal.SOURCE_TOMBSTONE);
+    }
+
+    @Test
+    void aSourceRecordWithoutEventIdDoesNotMatchEvenWhenNoneWasRecorded() {
+        Facts f = new Facts();
+        f.eventId = null;
+        f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, null, HASH);
+        assertThat(ReplayCondition.SAME_EVENT_ID.holdsFor(f.build())).isFalse();
+    }
+
+    @Test
+    void aValueWithNoRecordedHashCannotBeVerified() {
+        Facts f = new Facts();
+        f.valueHash = null;
+        assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.SOURCE_VALUE_HASH_MISMATCH);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = IncidentStatus.class, names = {"OPEN", "ACKED"})
+    void replayIsAllowedWhileTheIncidentIsNotClosed(IncidentStatus status) {
+        Facts f = new Facts();
+        f.status = status;
+        assertThat(ReplayCondition.NOT_CLOSED.holdsFor(f.build())).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = IncidentStatus.class, names = {"RESOLVED", "DISCARDED"})
+    void replayIsRefusedOnceTheIncidentIsClosed(IncidentStatus status) {
+        Facts f = new Facts();
+        f.status = status;
+        assertThat(ReplayCondition.NOT_CLOSED.holdsFor(f.build())).isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PublishStatus.class, names = {"NONE", "PUBLISH_FAILED"})
+    void theClaimedFailureIsReplayableWhenNeverRequestedOrFailed(PublishStatus status) {
+        Facts f = new Facts();
+        f.claimedStatus = status;
+        assertThat(ReplayCondition.failedFor(f.build())).isEmpty();
+    }
+
+    @Test
+    void theAttemptBelowTheMaximumIsAllowed() {
+        Facts f = new Facts();
+        f.attemptsSoFar = 2;
+        f.policy = new ReplayPolicy(true, 3);
+        assertThat(ReplayCondition.UNDER_MAX_ATTEMPTS.holdsFor(f.build())).isTrue();
+        f.attemptsSoFar = 3;
+        assertThat(ReplayCondition.UNDER_MAX_ATTEMPTS.holdsFor(f.build())).isFalse();
+    }
+}
