@@ -1,9 +1,17 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.ExceptionSummary;
+import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.OriginalTimestamp;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.TimestampType;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentSummaryProjection;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
@@ -58,6 +66,8 @@ import static org.awaitility.Awaitility.await;
 class FoundationSmokeIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration REPLAY_WINDOW = Duration.ofDays(7);
+    private static final OriginalTimestamp ORIGINAL_TIMESTAMP = OriginalTimestamp.ofEpochMilli(1_764_400_000_123L, TimestampType.CREATE_TIME);
 
     @Test
     void anOpenedIncidentReachesEventStoreReadModelAndKafkaEvenWhenStoredBeforeThePublisherFirstRan(
@@ -79,7 +89,8 @@ class FoundationSmokeIT {
             List<? extends DomainEventMessage<?>> stored = app.getBean(EventStore.class)
                     .readEvents(IncidentId.of(early).value()).asStream().toList();
             assertThat(stored).singleElement().satisfies(event -> {
-                assertThat(event.getPayload()).isEqualTo(new IncidentOpened(IncidentId.of(early), early, detectedAt()));
+                assertThat(event.getPayload()).isEqualTo(new IncidentOpened(IncidentId.of(early), failure(early), detectedAt(),
+                        ORIGINAL_TIMESTAMP.instant().plus(REPLAY_WINDOW), List.of()));
                 assertThat(event.getSequenceNumber()).isZero();
             });
             await().atMost(WAIT).untilAsserted(() -> assertThat(summary(app, early)).hasValueSatisfying(view -> {
@@ -137,7 +148,15 @@ class FoundationSmokeIT {
     }
 
     private static void open(ConfigurableApplicationContext app, FailureKey key) {
-        app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(key, detectedAt()));
+        app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(failure(key), REPLAY_WINDOW, detectedAt()));
+    }
+
+    /** A DLQ record with every optional fact present, so that each survives the round trip through JSON. */
+    private static FailedRecord failure(FailureKey key) {
+        byte[] value = ("{\"orderId\":" + key.offset() + "}").getBytes(StandardCharsets.UTF_8);
+        return new FailedRecord(key, new RecordLocation(key.topic() + ".dlq", 0, key.offset() + 7),
+                RecordKey.of(new byte[] {0, 1, (byte) 0xFF}), new EventId("evt-" + key.offset()), ORIGINAL_TIMESTAMP,
+                PayloadHash.of(value), ExceptionSummary.truncating("com.example.PriceMissingException", "no price for SKU-1"));
     }
 
     private static Optional<IncidentSummaryView> summary(ConfigurableApplicationContext app, FailureKey key) {
