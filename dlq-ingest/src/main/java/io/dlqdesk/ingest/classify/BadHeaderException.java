@@ -1,0 +1,9 @@
+package io.dlqdesk.ingest.classify;
+
+/** A header that makes the record untrustworthy; its message is the quarantine reason. */
+final class BadHeaderException extends Exception {
+
+    BadHeaderException(String header, String problem) {
+        super(header + ": " + problem, null, false, false); // expected outcome: no stack trace needed
+    }
+}

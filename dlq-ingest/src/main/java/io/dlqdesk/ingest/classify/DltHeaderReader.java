@@ -1,0 +1,129 @@
+package io.dlqdesk.ingest.classify;
+
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/**
+ * Decodes single headers of a DLQ record. Always reads the last occurrence of a name: the original
+ * record's headers are copied ahead of the ones the recoverer adds.
+ */
+final class DltHeaderReader {
+
+    // Kafka's topic rule (as RecordLocation's); Kafka also forbids "." and "..".
+    private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+    private static final int MAX_ECHO = 100;
+
+    private final Headers headers;
+
+    DltHeaderReader(Headers headers) {
+        this.headers = headers;
+    }
+
+    boolean has(String name) {
+        return headers.lastHeader(name) != null;
+    }
+
+    /** The value bytes, or null when the header is absent or has a null value. */
+    byte[] bytes(String name) {
+        Header header = headers.lastHeader(name);
+        return header == null ? null : header.value();
+    }
+
+    String requiredTopic(String name) throws BadHeaderException {
+        String topic = requiredText(name);
+        if (!TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
+            throw new BadHeaderException(name, "not a legal Kafka topic name: " + echo(topic));
+        }
+        return topic;
+    }
+
+    String requiredText(String name) throws BadHeaderException {
+        String text = strictUtf8(required(name));
+        if (text == null) {
+            throw new BadHeaderException(name, "not valid UTF-8");
+        }
+        if (text.isBlank()) {
+            throw new BadHeaderException(name, "blank");
+        }
+        return text;
+    }
+
+    int requiredNonNegativeInt(String name) throws BadHeaderException {
+        return (int) requireNonNegative(name, ofLength(name, required(name), Integer.BYTES).getInt());
+    }
+
+    long requiredNonNegativeLong(String name) throws BadHeaderException {
+        return requireNonNegative(name, ofLength(name, required(name), Long.BYTES).getLong());
+    }
+
+    /** Absent → null; present but not a non-negative 8-byte long → bad (a corrupt header is not "absent"). */
+    Long optionalNonNegativeLong(String name) throws BadHeaderException {
+        if (!has(name)) {
+            return null;
+        }
+        byte[] value = bytes(name);
+        if (value == null) {
+            throw new BadHeaderException(name, "present without a value");
+        }
+        return requireNonNegative(name, ofLength(name, value, Long.BYTES).getLong());
+    }
+
+    /** Text that must never fail: bad UTF-8 becomes U+FFFD; only the first {@code maxBytes} are decoded. */
+    String lenientText(String name, int maxBytes) {
+        byte[] value = bytes(name);
+        if (value == null) {
+            return null;
+        }
+        return new String(value, 0, Math.min(value.length, maxBytes), StandardCharsets.UTF_8);
+    }
+
+    /** UTF-8 text, or null when the bytes are not valid UTF-8. */
+    static String strictUtf8(byte[] value) {
+        try {
+            CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(value));
+            return chars.toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    private byte[] required(String name) throws BadHeaderException {
+        if (!has(name)) {
+            throw new BadHeaderException(name, "missing");
+        }
+        byte[] value = bytes(name);
+        if (value == null) {
+            throw new BadHeaderException(name, "present without a value");
+        }
+        return value;
+    }
+
+    private static ByteBuffer ofLength(String name, byte[] value, int length) throws BadHeaderException {
+        if (value.length != length) {
+            throw new BadHeaderException(name, "expected " + length + " bytes, got " + value.length);
+        }
+        return ByteBuffer.wrap(value); // big-endian, as Spring writes it
+    }
+
+    private static long requireNonNegative(String name, long number) throws BadHeaderException {
+        if (number < 0) {
+            throw new BadHeaderException(name, "must be >= 0, was " + number);
+        }
+        return number;
+    }
+
+    // the reason is stored and shown: never echo an unbounded attacker-sized value
+    private static String echo(String value) {
+        return "'" + (value.length() <= MAX_ECHO ? value : value.substring(0, MAX_ECHO) + "…") + "'";
+    }
+}

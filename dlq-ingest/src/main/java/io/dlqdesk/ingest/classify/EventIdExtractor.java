@@ -1,0 +1,68 @@
+package io.dlqdesk.ingest.classify;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.domain.api.EventId;
+
+
+/**
+ * Finds the eventId of a failed record, from a top-level JSON field of the value for the topics
+ * configured so, else from the eventId header. Anything unusable means "no eventId", never an error:
+ * the incident still opens, it just cannot be replayed.
+ */
+final class EventIdExtractor {
+
+    // a longer header cannot decode to an id EventId accepts: skip decoding it at all
+    private static final int MAX_HEADER_BYTES = EventId.MAX_LENGTH * 4;
+
+    // reading only; a value with trailing garbage is not JSON
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private final ClassifierSettings settings;
+
+    EventIdExtractor(ClassifierSettings settings) {
+        this.settings = settings;
+    }
+
+    EventId extract(String originalTopic, DltHeaderReader headers, byte[] value) {
+        String field = settings.eventIdJsonFieldByTopic().get(originalTopic);
+        String text = field != null ? fromJson(value, field) : fromHeader(headers.bytes(settings.eventIdHeader()));
+        return toEventId(text);
+    }
+
+    private static String fromHeader(byte[] bytes) {
+        if (bytes == null || bytes.length > MAX_HEADER_BYTES) {
+            return null;
+        }
+        return DltHeaderReader.strictUtf8(bytes); // an id that is not valid text could never match on replay
+    }
+
+    private static String fromJson(byte[] value, String field) {
+        if (value == null || value.length == 0) {
+            return null;
+        }
+        try {
+            JsonNode node = JSON.readTree(value).get(field);
+            if (node == null) {
+                return null;
+            }
+            // a float's text is not stable across serializers: only strings and integers are ids
+            return node.isTextual() || node.isIntegralNumber() ? node.asText() : null;
+        } catch (Exception e) { // not JSON, too deep, too large: no eventId
+            return null;
+        }
+    }
+
+    private static EventId toEventId(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return new EventId(text);
+        } catch (IllegalArgumentException e) { // blank, too long, control characters
+            return null;
+        }
+    }
+}

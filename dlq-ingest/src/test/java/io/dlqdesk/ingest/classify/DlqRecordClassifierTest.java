@@ -1,0 +1,600 @@
+package io.dlqdesk.ingest.classify;
+
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.ExceptionSummary;
+import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.OriginalTimestamp;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.ingest.classify.Classification.Failure;
+import io.dlqdesk.ingest.classify.Classification.Malformed;
+import io.dlqdesk.ingest.classify.Classification.NotOurs;
+import io.dlqdesk.ingest.classify.Classification.RetryFailure;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import static io.dlqdesk.ingest.classify.DlqRecordBuilder.*;
+import static io.dlqdesk.ingest.classify.DltHeaders.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DlqRecordClassifierTest {
+
+    private static final FailureKey FAILURE_KEY = new FailureKey(TOPIC, PARTITION, OFFSET, GROUP);
+    private static final RecordLocation DLQ_LOCATION = new RecordLocation(DLQ_TOPIC, DLQ_PARTITION, DLQ_OFFSET);
+    private static final OriginalTimestamp ORIGINAL_TIMESTAMP_VALUE =
+            OriginalTimestamp.ofEpochMilli(TIMESTAMP, TimestampType.CREATE_TIME);
+    private static final ExceptionSummary EXCEPTION = new ExceptionSummary(CAUSE_FQCN, MESSAGE);
+
+    private final DlqRecordClassifier classifier = new DlqRecordClassifier(ClassifierSettings.defaults());
+
+    private Classification classify(DlqRecordBuilder record) {
+        return classifier.classify(record.build());
+    }
+
+    /** The healthy record's failure with one field overridden where a test changes it. */
+    private static FailedRecord failure(FailureKey key, EventId eventId, OriginalTimestamp timestamp,
+                                        PayloadHash hash, ExceptionSummary exception) {
+        return new FailedRecord(key, DLQ_LOCATION, RecordKey.of(KEY), eventId, timestamp, hash, exception);
+    }
+
+    private static FailedRecord healthyFailure() {
+        return failure(FAILURE_KEY, new EventId(EVENT_ID), ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION);
+    }
+
+    private static FailedRecord withException(ExceptionSummary exception) {
+        return failure(FAILURE_KEY, new EventId(EVENT_ID), ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), exception);
+    }
+
+    private static FailedRecord withEventId(EventId eventId) {
+        return failure(FAILURE_KEY, eventId, ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION);
+    }
+
+    private static FailedRecord withTimestamp(OriginalTimestamp timestamp) {
+        return failure(FAILURE_KEY, new EventId(EVENT_ID), timestamp, sha256(VALUE), EXCEPTION);
+    }
+
+    /** Computed independently of the domain's PayloadHash.of. */
+    private static PayloadHash sha256(byte[] bytes) {
+        try {
+            return new PayloadHash(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void healthyCompleteRecordIsAFailureWithEveryFieldDecoded() {
+        Classification result = classify(healthy());
+
+        assertThat(result).isEqualTo(new Failure(healthyFailure()));
+        FailedRecord failure = ((Failure) result).failure();
+        assertThat(failure.failureKey()).isEqualTo(new FailureKey("orders", 3, 42, "billing"));
+        assertThat(failure.dlqLocation()).isEqualTo(new RecordLocation("orders.dlq", 1, 7));
+        assertThat(failure.key().bytes()).isEqualTo(KEY);
+        assertThat(failure.eventId()).isEqualTo(new EventId("evt-1"));
+        // the original's time from the header, not the DLQ record's publish time
+        assertThat(failure.originalTimestamp().instant().toEpochMilli()).isEqualTo(TIMESTAMP).isNotEqualTo(DLQ_PUBLISH_TIME);
+        assertThat(failure.originalTimestamp().type()).isEqualTo(TimestampType.CREATE_TIME);
+        assertThat(failure.valueHash()).isEqualTo(sha256(VALUE));
+        assertThat(failure.exception()).isEqualTo(new ExceptionSummary(CAUSE_FQCN, "card declined"));
+    }
+
+    @Nested
+    class MandatoryHeaders {
+
+        @ParameterizedTest
+        @ValueSource(strings = {ORIGINAL_TOPIC, ORIGINAL_PARTITION, ORIGINAL_OFFSET, ORIGINAL_CONSUMER_GROUP})
+        void missingMandatoryHeaderIsMalformed(String header) {
+            assertThat(classify(healthy().without(header))).isEqualTo(new Malformed(header + ": missing"));
+        }
+
+        @Test
+        void mandatoryHeaderWithoutAValueIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, (byte[]) null)))
+                    .isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": present without a value"));
+        }
+
+        @Test
+        void partitionOfThreeBytesIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_PARTITION, new byte[] {0, 0, 3})))
+                    .isEqualTo(new Malformed("kafka_dlt-original-partition: expected 4 bytes, got 3"));
+        }
+
+        @Test
+        void partitionOfFiveBytesIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_PARTITION, new byte[] {0, 0, 0, 0, 3})))
+                    .isEqualTo(new Malformed("kafka_dlt-original-partition: expected 4 bytes, got 5"));
+        }
+
+        @Test
+        void negativePartitionIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_PARTITION, int4(-1))))
+                    .isEqualTo(new Malformed("kafka_dlt-original-partition: must be >= 0, was -1"));
+        }
+
+        @Test
+        void offsetOfSevenBytesIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_OFFSET, new byte[7])))
+                    .isEqualTo(new Malformed("kafka_dlt-original-offset: expected 8 bytes, got 7"));
+        }
+
+        @Test
+        void offsetWrittenAsAnIntIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_OFFSET, int4(42))))
+                    .isEqualTo(new Malformed("kafka_dlt-original-offset: expected 8 bytes, got 4"));
+        }
+
+        @Test
+        void negativeOffsetIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_OFFSET, long8(-5))))
+                    .isEqualTo(new Malformed("kafka_dlt-original-offset: must be >= 0, was -5"));
+        }
+
+        @Test
+        void zeroPartitionAndZeroOffsetAreAllowed() {
+            Classification result = classify(healthy().set(ORIGINAL_PARTITION, int4(0)).set(ORIGINAL_OFFSET, long8(0)));
+
+            assertThat(result).isEqualTo(new Failure(failure(new FailureKey(TOPIC, 0, 0, GROUP),
+                    new EventId(EVENT_ID), ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION)));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "   ", "\t"})
+        void blankTopicIsMalformed(String topic) {
+            assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic)))
+                    .isEqualTo(new Malformed("kafka_dlt-original-topic: blank"));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"orders/v1", "orders v1", "..", ".", "bestellungen-ü"})
+        void illegalTopicNameIsMalformed(String topic) {
+            assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic)))
+                    .isEqualTo(new Malformed("kafka_dlt-original-topic: not a legal Kafka topic name: '" + topic + "'"));
+        }
+
+        @Test
+        void overlongTopicIsMalformedWithABoundedReason() {
+            String topic = "t".repeat(250);
+
+            assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic))).isEqualTo(new Malformed(
+                    "kafka_dlt-original-topic: not a legal Kafka topic name: '" + "t".repeat(100) + "…'"));
+        }
+
+        @Test
+        void legalTopicNamesAreAllowed() {
+            for (String topic : new String[] {"a.b_c-D9", "t".repeat(249)}) {
+                assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic))).isEqualTo(new Failure(failure(
+                        new FailureKey(topic, PARTITION, OFFSET, GROUP), new EventId(EVENT_ID),
+                        ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION)));
+            }
+        }
+
+        @Test
+        void topicThatIsNotUtf8IsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_TOPIC, new byte[] {'o', (byte) 0xC3})))
+                    .isEqualTo(new Malformed("kafka_dlt-original-topic: not valid UTF-8"));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "  "})
+        void blankGroupIsMalformed(String group) {
+            assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, group)))
+                    .isEqualTo(new Malformed("kafka_dlt-original-consumer-group: blank"));
+        }
+
+        @Test
+        void duplicateOffsetHeadersTakeTheLastOneTheRecovererAdded() {
+            // the original record already carried the header (e.g. it was itself a DLQ record)
+            DlqRecordBuilder record = healthy().without(ORIGINAL_OFFSET)
+                    .add(ORIGINAL_OFFSET, long8(99)).add(ORIGINAL_OFFSET, long8(OFFSET));
+
+            assertThat(classify(record)).isEqualTo(new Failure(healthyFailure()));
+        }
+
+        @Test
+        void duplicateOffsetHeadersJudgeOnlyTheLastOne() {
+            DlqRecordBuilder corruptFirst = healthy().without(ORIGINAL_OFFSET)
+                    .add(ORIGINAL_OFFSET, new byte[3]).add(ORIGINAL_OFFSET, long8(OFFSET));
+            DlqRecordBuilder corruptLast = healthy().without(ORIGINAL_OFFSET)
+                    .add(ORIGINAL_OFFSET, long8(OFFSET)).add(ORIGINAL_OFFSET, new byte[3]);
+
+            assertThat(classify(corruptFirst)).isEqualTo(new Failure(healthyFailure()));
+            assertThat(classify(corruptLast))
+                    .isEqualTo(new Malformed("kafka_dlt-original-offset: expected 8 bytes, got 3"));
+        }
+    }
+
+    @Nested
+    class Ownership {
+
+        private final DlqRecordClassifier ownsBilling =
+                new DlqRecordClassifier(new ClassifierSettings(Set.of("billing"), null, null));
+
+        @Test
+        void groupNotOwnedIsNotOurs() {
+            assertThat(ownsBilling.classify(healthy().set(ORIGINAL_CONSUMER_GROUP, "shipping").build()))
+                    .isEqualTo(new NotOurs("shipping"));
+        }
+
+        @Test
+        void sameGroupIsOursWhenNoGroupsAreConfigured() {
+            assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, "shipping"))).isEqualTo(new Failure(failure(
+                    new FailureKey(TOPIC, PARTITION, OFFSET, "shipping"), new EventId(EVENT_ID),
+                    ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION)));
+        }
+
+        @Test
+        void ownedGroupIsAFailure() {
+            assertThat(ownsBilling.classify(healthy().build())).isEqualTo(new Failure(healthyFailure()));
+        }
+
+        @Test
+        void missingGroupIsMalformedNotNotOurs() {
+            assertThat(ownsBilling.classify(healthy().without(ORIGINAL_CONSUMER_GROUP).build()))
+                    .isEqualTo(new Malformed("kafka_dlt-original-consumer-group: missing"));
+        }
+
+        @Test
+        void recordOfAnotherGroupIsNotOursEvenWithACorruptOptionalHeader() {
+            // not ours to judge: its optional headers are the owner's business
+            DlqRecordBuilder record = healthy().set(ORIGINAL_CONSUMER_GROUP, "shipping")
+                    .set(ORIGINAL_TIMESTAMP, new byte[3]);
+
+            assertThat(ownsBilling.classify(record.build())).isEqualTo(new NotOurs("shipping"));
+        }
+    }
+
+    @Nested
+    class OriginalTimestampHeaders {
+
+        @Test
+        void timestampOfWrongLengthIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_TIMESTAMP, int4(1))))
+                    .isEqualTo(new Malformed("kafka_dlt-original-timestamp: expected 8 bytes, got 4"));
+        }
+
+        @Test
+        void negativeTimestampIsMalformed() {
+            assertThat(classify(healthy().set(ORIGINAL_TIMESTAMP, long8(-1))))
+                    .isEqualTo(new Malformed("kafka_dlt-original-timestamp: must be >= 0, was -1"));
+        }
+
+        @Test
+        void absentTimestampIsAFailureWithoutOne() {
+            DlqRecordBuilder record = healthy().without(ORIGINAL_TIMESTAMP).without(ORIGINAL_TIMESTAMP_TYPE);
+
+            assertThat(classify(record)).isEqualTo(new Failure(withTimestamp(null)));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"createtime", "CREATE_TIME", "NoTimestampType", ""})
+        void unknownTimestampTypeIsMalformed(String type) {
+            assertThat(classify(healthy().set(ORIGINAL_TIMESTAMP_TYPE, type))).isEqualTo(
+                    new Malformed("kafka_dlt-original-timestamp-type: unknown timestamp type '" + type + "'"));
+        }
+
+        @Test
+        void logAppendTimeIsDecoded() {
+            assertThat(classify(healthy().set(ORIGINAL_TIMESTAMP_TYPE, "LogAppendTime"))).isEqualTo(new Failure(
+                    withTimestamp(OriginalTimestamp.ofEpochMilli(TIMESTAMP, TimestampType.LOG_APPEND_TIME))));
+        }
+
+        @Test
+        void absentTypeWithATimestampMeansCreateTime() {
+            assertThat(classify(healthy().without(ORIGINAL_TIMESTAMP_TYPE))).isEqualTo(new Failure(healthyFailure()));
+        }
+    }
+
+    @Nested
+    class ExceptionHeaders {
+
+        @Test
+        void causeIsPreferredOverTheWrapper() {
+            assertThat(((Failure) classify(healthy())).failure().exception().exceptionClass()).isEqualTo(CAUSE_FQCN);
+        }
+
+        @Test
+        void wrapperIsUsedWhenThereIsNoCause() {
+            assertThat(classify(healthy().without(EXCEPTION_CAUSE_FQCN)))
+                    .isEqualTo(new Failure(withException(new ExceptionSummary(WRAPPER_FQCN, MESSAGE))));
+        }
+
+        @Test
+        void missingExceptionHeadersGiveNoSummary() {
+            DlqRecordBuilder record = healthy().without(EXCEPTION_FQCN).without(EXCEPTION_CAUSE_FQCN)
+                    .without(EXCEPTION_MESSAGE).without(EXCEPTION_STACKTRACE);
+
+            assertThat(classify(record)).isEqualTo(new Failure(withException(null)));
+        }
+
+        @Test
+        void missingMessageGivesANullMessage() {
+            assertThat(classify(healthy().without(EXCEPTION_MESSAGE)))
+                    .isEqualTo(new Failure(withException(new ExceptionSummary(CAUSE_FQCN, null))));
+        }
+
+        @Test
+        void nonUtf8MessageIsDecodedWithReplacementCharacters() {
+            DlqRecordBuilder record = healthy().set(EXCEPTION_MESSAGE, new byte[] {'b', 'a', 'd', (byte) 0xFF, '!'});
+
+            assertThat(classify(record))
+                    .isEqualTo(new Failure(withException(new ExceptionSummary(CAUSE_FQCN, "bad\uFFFD!"))));
+        }
+
+        @Test
+        void veryLongMessageIsBounded() {
+            String message = "x".repeat(1_000_000);
+
+            assertThat(classify(healthy().set(EXCEPTION_MESSAGE, message))).isEqualTo(new Failure(withException(
+                    new ExceptionSummary(CAUSE_FQCN, "x".repeat(ExceptionSummary.MAX_MESSAGE_LENGTH - 1) + "…"))));
+        }
+
+        @Test
+        void longMessageOfFourByteCharactersIsCutOnACodePointBoundary() {
+            String message = "😀".repeat(5_000); // 2 chars, 4 bytes each
+
+            assertThat(classify(healthy().set(EXCEPTION_MESSAGE, message))).isEqualTo(new Failure(withException(
+                    new ExceptionSummary(CAUSE_FQCN, "😀".repeat(999) + "…"))));
+        }
+
+        @Test
+        void messageAtTheLimitIsKeptWhole() {
+            String message = "é".repeat(ExceptionSummary.MAX_MESSAGE_LENGTH);
+
+            assertThat(classify(healthy().set(EXCEPTION_MESSAGE, message)))
+                    .isEqualTo(new Failure(withException(new ExceptionSummary(CAUSE_FQCN, message))));
+        }
+
+        @Test
+        void overlongClassNameIsBounded() {
+            String longClass = "c".repeat(600);
+
+            assertThat(classify(healthy().set(EXCEPTION_CAUSE_FQCN, longClass))).isEqualTo(new Failure(withException(
+                    new ExceptionSummary("c".repeat(ExceptionSummary.MAX_CLASS_LENGTH - 1) + "…", MESSAGE))));
+        }
+    }
+
+    @Nested
+    class Payload {
+
+        @Test
+        void tombstoneHasNoHash() {
+            assertThat(classify(healthy().value(null))).isEqualTo(new Failure(
+                    failure(FAILURE_KEY, new EventId(EVENT_ID), ORIGINAL_TIMESTAMP_VALUE, null, EXCEPTION)));
+        }
+
+        @Test
+        void emptyValueIsHashedUnlikeATombstone() {
+            assertThat(classify(healthy().value(new byte[0]))).isEqualTo(new Failure(failure(FAILURE_KEY,
+                    new EventId(EVENT_ID), ORIGINAL_TIMESTAMP_VALUE, sha256(new byte[0]), EXCEPTION)));
+        }
+
+        @Test
+        void oneMebibyteValueIsHashedOverItsRawBytes() {
+            byte[] value = new byte[1 << 20];
+            new Random(7).nextBytes(value); // not valid UTF-8: a String round trip would change the hash
+
+            Classification result = classify(healthy().value(value));
+
+            assertThat(result).isEqualTo(new Failure(failure(FAILURE_KEY, new EventId(EVENT_ID),
+                    ORIGINAL_TIMESTAMP_VALUE, sha256(value), EXCEPTION)));
+            assertThat(((Failure) result).failure().valueHash()).isNotEqualTo(sha256(Arrays.copyOf(value, value.length - 1)));
+        }
+
+        @Test
+        void missingKeyIsNone() {
+            Classification result = classify(healthy().key(null));
+
+            assertThat(result).isEqualTo(new Failure(new FailedRecord(FAILURE_KEY, DLQ_LOCATION, RecordKey.NONE,
+                    new EventId(EVENT_ID), ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION)));
+            assertThat(((Failure) result).failure().key()).isNotEqualTo(RecordKey.of(new byte[0]));
+        }
+    }
+
+    @Nested
+    class EventIds {
+
+        @Test
+        void hugeEventIdHeaderGivesNoEventIdButStillAFailure() {
+            assertThat(classify(healthy().set("eventId", "e".repeat(1 << 20)))).isEqualTo(new Failure(withEventId(null)));
+        }
+
+        @Test
+        void eventIdAtTheMaximumLengthIsKept() {
+            String id = "e".repeat(EventId.MAX_LENGTH);
+
+            assertThat(classify(healthy().set("eventId", id))).isEqualTo(new Failure(withEventId(new EventId(id))));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "  ", "evt\n1", "evt\u00001"})
+        void eventIdTheDomainRejectsGivesNoEventId(String id) {
+            assertThat(classify(healthy().set("eventId", id))).isEqualTo(new Failure(withEventId(null)));
+        }
+
+        @Test
+        void eventIdOneCharacterTooLongGivesNoEventId() {
+            assertThat(classify(healthy().set("eventId", "e".repeat(EventId.MAX_LENGTH + 1))))
+                    .isEqualTo(new Failure(withEventId(null)));
+        }
+
+        @Test
+        void eventIdHeaderThatIsNotUtf8GivesNoEventId() {
+            assertThat(classify(healthy().set("eventId", new byte[] {'e', (byte) 0xFE})))
+                    .isEqualTo(new Failure(withEventId(null)));
+        }
+
+        @Test
+        void missingEventIdHeaderGivesNoEventId() {
+            assertThat(classify(healthy().without("eventId"))).isEqualTo(new Failure(withEventId(null)));
+        }
+
+        @Test
+        void configuredHeaderNameIsUsed() {
+            DlqRecordClassifier custom = new DlqRecordClassifier(new ClassifierSettings(null, "x-event-id", null));
+
+            assertThat(custom.classify(healthy().add("x-event-id", utf8("evt-custom")).build()))
+                    .isEqualTo(new Failure(withEventId(new EventId("evt-custom"))));
+        }
+
+        private final DlqRecordClassifier jsonForOrders =
+                new DlqRecordClassifier(new ClassifierSettings(null, null, Map.of(TOPIC, "id")));
+
+        private Classification classifyJson(DlqRecordBuilder record) {
+            return jsonForOrders.classify(record.build());
+        }
+
+        private FailedRecord withEventIdAndValue(EventId eventId, byte[] value) {
+            return failure(FAILURE_KEY, eventId, ORIGINAL_TIMESTAMP_VALUE, value == null ? null : sha256(value), EXCEPTION);
+        }
+
+        @Test
+        void eventIdFromJsonFieldReplacesTheHeader() {
+            assertThat(classifyJson(healthy())).isEqualTo(new Failure(withEventId(new EventId("evt-json"))));
+        }
+
+        @Test
+        void integerJsonFieldIsAnEventId() {
+            byte[] value = utf8("{\"id\":12345}");
+
+            assertThat(classifyJson(healthy().value(value)))
+                    .isEqualTo(new Failure(withEventIdAndValue(new EventId("12345"), value)));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {
+                "{\"other\":\"evt-json\"}",        // field missing
+                "not json at all",                 // not JSON
+                "{\"id\":\"evt-json\"} trailing",  // JSON followed by garbage
+                "{\"id\":\"evt-json\"",            // truncated
+                "{\"id\":{\"nested\":\"x\"}}",     // object
+                "{\"id\":[\"evt\"]}",              // array
+                "{\"id\":true}",                   // boolean
+                "{\"id\":null}",                   // null
+                "{\"id\":1.5}",                    // float: text not stable
+                "{\"id\":\"\"}",                   // blank string
+                "[{\"id\":\"evt-json\"}]",         // not an object at top level
+                "{\"data\":{\"id\":\"evt-json\"}}" // not top level
+        })
+        void unusableJsonGivesNoEventIdAndIgnoresTheHeader(String json) {
+            byte[] value = utf8(json);
+
+            assertThat(classifyJson(healthy().value(value))).isEqualTo(new Failure(withEventIdAndValue(null, value)));
+        }
+
+        @Test
+        void tombstoneOfAJsonTopicGivesNoEventId() {
+            assertThat(classifyJson(healthy().value(null))).isEqualTo(new Failure(withEventIdAndValue(null, null)));
+        }
+
+        @Test
+        void topicWithoutAJsonFieldStillUsesTheHeader() {
+            DlqRecordBuilder record = healthy().set(ORIGINAL_TOPIC, "payments");
+
+            assertThat(classifyJson(record)).isEqualTo(new Failure(failure(
+                    new FailureKey("payments", PARTITION, OFFSET, GROUP), new EventId(EVENT_ID),
+                    ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION)));
+        }
+    }
+
+    @Nested
+    class CorrelationHeaders {
+
+        @Test
+        void onlyTheAttemptHeaderIsARetryFailureWithTheOthersNull() {
+            assertThat(classify(healthy().add(ReplayHeaders.ATTEMPT, utf8("2")))).isEqualTo(
+                    new RetryFailure(healthyFailure(), new ReplayHeaders(null, "2", null, null)));
+        }
+
+        @Test
+        void allFourHeadersAreKeptRaw() {
+            DlqRecordBuilder record = healthy()
+                    .add(ReplayHeaders.ROOT_INCIDENT_ID, utf8("inc-0123456789abcdef"))
+                    .add(ReplayHeaders.ATTEMPT, utf8("1"))
+                    .add(ReplayHeaders.OWNER, utf8("desk-prod"))
+                    .add(ReplayHeaders.TARGET_GROUP, utf8(GROUP));
+
+            assertThat(classify(record)).isEqualTo(new RetryFailure(healthyFailure(),
+                    new ReplayHeaders("inc-0123456789abcdef", "1", "desk-prod", GROUP)));
+        }
+
+        @Test
+        void forgedRootIdIsKeptRawForTheDomainToReject() {
+            String forged = "inc-../../'; DROP TABLE incident;--";
+
+            assertThat(classify(healthy().add(ReplayHeaders.ROOT_INCIDENT_ID, utf8(forged)))).isEqualTo(
+                    new RetryFailure(healthyFailure(), new ReplayHeaders(forged, null, null, null)));
+        }
+
+        @Test
+        void correlationHeaderWithoutAValueStillMarksARetry() {
+            assertThat(classify(healthy().add(ReplayHeaders.OWNER, null))).isEqualTo(
+                    new RetryFailure(healthyFailure(), new ReplayHeaders(null, null, null, null)));
+        }
+
+        @Test
+        void noCorrelationHeaderIsAFirstFailure() {
+            assertThat(classify(healthy())).isInstanceOf(Failure.class);
+        }
+    }
+
+    @Nested
+    class NeverThrows {
+
+        @Test
+        void nullRecordIsMalformed() {
+            assertThat(classifier.classify(null)).isEqualTo(new Malformed("no record"));
+        }
+
+        @Test
+        void internalFailureBecomesMalformedWithItsCause() {
+            // a DLQ record location the domain refuses: the kind of surprise a bug would raise
+            assertThat(classify(healthy().dlqPartition(-1))).isEqualTo(new Malformed(
+                    "classifier error: java.lang.IllegalArgumentException: partition must be >= 0, was -1"));
+        }
+
+        @Test
+        void randomHeaderBytesNeverThrow() {
+            Random random = new Random(42);
+            String[] names = {ORIGINAL_TOPIC, ORIGINAL_PARTITION, ORIGINAL_OFFSET, ORIGINAL_TIMESTAMP,
+                    ORIGINAL_TIMESTAMP_TYPE, ORIGINAL_CONSUMER_GROUP, EXCEPTION_FQCN, EXCEPTION_CAUSE_FQCN,
+                    EXCEPTION_MESSAGE, "eventId", ReplayHeaders.ATTEMPT};
+            DlqRecordClassifier json = new DlqRecordClassifier(new ClassifierSettings(null, null, Map.of(TOPIC, "id")));
+            for (int i = 0; i < 2_000; i++) {
+                DlqRecordBuilder record = healthy();
+                for (String name : names) {
+                    if (random.nextInt(4) == 0) {
+                        record.set(name, random.nextInt(8) == 0 ? null : randomBytes(random));
+                    }
+                }
+                if (random.nextBoolean()) {
+                    record.value(random.nextInt(8) == 0 ? null : randomBytes(random));
+                }
+                ConsumerRecord<byte[], byte[]> built = record.build();
+
+                assertThat(classifier.classify(built)).isNotNull();
+                assertThat(json.classify(built)).isNotNull();
+            }
+        }
+
+        private static byte[] randomBytes(Random random) {
+            byte[] bytes = new byte[random.nextInt(12)];
+            random.nextBytes(bytes);
+            return bytes;
+        }
+    }
+}
