@@ -1,12 +1,24 @@
 package io.dlqdesk.app;
 
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
-/** {@code dlqdesk.*}: this service's own settings. */
+import java.time.Duration;
+
+/** {@code dlqdesk.*}: this service's own settings, checked at start-up. */
 @Validated
 @ConfigurationProperties("dlqdesk")
-record DeskProperties(@NotBlank @Pattern(regexp = "[a-zA-Z0-9._-]{1,249}", message = "must be a legal Kafka topic name") String eventsTopic) {
+record DeskProperties(
+        @NotBlank @Pattern(regexp = "[a-zA-Z0-9._-]{1,249}", message = "must be a legal Kafka topic name") String eventsTopic,
+        @NotBlank String ledgerName,
+        @NotNull Duration replayWindow) {
+
+    DeskProperties {
+        if (replayWindow != null && (replayWindow.isNegative() || replayWindow.isZero() || replayWindow.compareTo(Duration.ofDays(365)) > 0)) {
+            throw new IllegalArgumentException("dlqdesk.replay-window must be positive and at most 365 days, was " + replayWindow);
+        }
+    }
 }

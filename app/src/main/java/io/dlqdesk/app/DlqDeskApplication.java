@@ -1,5 +1,6 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.ingest.config.IngestConfiguration;
 import io.dlqdesk.projections.ProjectionsConfiguration;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -7,7 +8,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
-@Import(ProjectionsConfiguration.class)
+@Import({ProjectionsConfiguration.class, IngestConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class})
 public class DlqDeskApplication {
 

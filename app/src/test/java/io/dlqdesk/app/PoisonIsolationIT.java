@@ -1,0 +1,224 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One malformed DLQ record must never stall another partition: on the real broker and database,
+ * under both malformed-record policies, and across a restart.
+ */
+@RealInfrastructure
+class PoisonIsolationIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String FAILING_GROUP = "billing";
+
+    @Test
+    void underQuarantineTheBadRecordIsKeptAndItsPartitionMovesOn(TestDatabase database, KafkaBroker broker) throws Exception {
+        Scenario scenario = Scenario.produce(broker, "q" + System.nanoTime());
+        Map<String, Object> config = scenario.config("quarantine");
+
+        try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
+            JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(incidentsOpened(jdbc, scenario.healthy())).containsOnly(1);
+                assertThat(quarantined(jdbc, scenario)).isEqualTo(1);
+                // every record of every partition is committed, the bad one included
+                assertThat(committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.endOf(scenario.badPartition()));
+                assertThat(committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
+                assertThat(committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
+            });
+            assertThat(jdbc.queryForObject("SELECT reason FROM dlq_quarantine WHERE dlq_topic = ? AND dlq_offset = ?", String.class,
+                    scenario.badPartition().topic(), scenario.badOffset())).contains("kafka_dlt-original-partition");
+        }
+
+        try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
+            JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+            // a record sent after the restart is ingested after anything the new consumer re-read on that partition
+            FailureKey sentinel = scenario.sendSentinel(broker, scenario.badPartition());
+            await().atMost(WAIT).untilAsserted(() -> assertThat(incidentsOpened(jdbc, List.of(sentinel))).containsOnly(1));
+            assertThat(incidentsOpened(jdbc, scenario.healthy())).containsOnly(1);
+            assertThat(quarantined(jdbc, scenario)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void underPausePartitionTheBadPartitionHoldsWhileTheOthersFlow(TestDatabase database, KafkaBroker broker) throws Exception {
+        Scenario scenario = Scenario.produce(broker, "p" + System.nanoTime());
+        Map<String, Object> config = scenario.config("pause-partition");
+        List<FailureKey> flowing = scenario.healthy().stream().filter(key -> !key.equals(scenario.afterBad())).toList();
+
+        try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
+            JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(incidentsOpened(jdbc, flowing)).containsOnly(1);
+                assertThat(committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
+                assertThat(committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
+                // the record before the bad one is committed, the bad one is not
+                assertThat(committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
+            });
+            assertThat(incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
+            assertThat(quarantined(jdbc, scenario)).isZero();
+            String readiness = RunningApp.get(app, "/actuator/health/readiness").body();
+            assertThat(readiness).contains("\"status\":\"UP\"").contains(scenario.badPartition().toString());
+        }
+
+        try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
+            JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+            FailureKey sentinel = scenario.sendSentinel(broker, scenario.otherPartition());
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(incidentsOpened(jdbc, List.of(sentinel))).containsOnly(1);
+                assertThat(RunningApp.get(app, "/actuator/health/readiness").body()).contains(scenario.badPartition().toString());
+            });
+            assertThat(incidentsOpened(jdbc, flowing)).containsOnly(1);
+            assertThat(incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
+            assertThat(committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
+        }
+    }
+
+    /** How many IncidentOpened events each failure's incident has in the event store. */
+    private static List<Integer> incidentsOpened(JdbcTemplate jdbc, List<FailureKey> keys) {
+        return keys.stream().map(key -> jdbc.queryForObject(
+                "SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type LIKE '%.IncidentOpened'",
+                Integer.class, IncidentId.of(key).value())).toList();
+    }
+
+    private static int quarantined(JdbcTemplate jdbc, Scenario scenario) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM dlq_quarantine WHERE dlq_topic IN (?, ?)", Integer.class,
+                scenario.badPartition().topic(), scenario.otherTopic().topic());
+    }
+
+    private static Long committed(KafkaBroker broker, String groupId, TopicPartition partition) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
+                    .get(partition);
+            return offset == null ? null : offset.offset();
+        }
+    }
+
+    /**
+     * Two DLQ topics: {@code <n>-orders.dlq} with two partitions (partition 0: healthy, bad, healthy;
+     * partition 1: healthy, healthy) and {@code <n>-payments.dlq} (healthy, healthy).
+     */
+    private record Scenario(String nonce, List<FailureKey> healthy, FailureKey afterBad, TopicPartition badPartition, long badOffset,
+                            TopicPartition otherPartition, TopicPartition otherTopic, Map<TopicPartition, Long> ends) {
+
+        static Scenario produce(KafkaBroker broker, String nonce) throws Exception {
+            String orders = "it-" + nonce + "-orders.dlq";
+            String payments = "it-" + nonce + "-payments.dlq";
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(orders, 2, (short) 1), new NewTopic(payments, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            }
+            try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+                // original topics are per scenario too: the failure key, and so the incident, names them
+                String ordersOriginal = "orders-" + nonce;
+                String paymentsOriginal = "payments-" + nonce;
+                FailureKey first = send(producer, orders, 0, failure(ordersOriginal, 0, 100));
+                long badOffset = sendRaw(producer, orders, 0, malformed(ordersOriginal, 101)).offset();
+                FailureKey afterBad = send(producer, orders, 0, failure(ordersOriginal, 0, 102));
+                FailureKey p1a = send(producer, orders, 1, failure(ordersOriginal, 1, 200));
+                FailureKey p1b = send(producer, orders, 1, failure(ordersOriginal, 1, 201));
+                FailureKey payA = send(producer, payments, 0, failure(paymentsOriginal, 0, 300));
+                FailureKey payB = send(producer, payments, 0, failure(paymentsOriginal, 0, 301));
+                TopicPartition bad = new TopicPartition(orders, 0);
+                TopicPartition other = new TopicPartition(orders, 1);
+                TopicPartition otherTopic = new TopicPartition(payments, 0);
+                return new Scenario(nonce, List.of(first, afterBad, p1a, p1b, payA, payB), afterBad, bad, badOffset, other, otherTopic,
+                        Map.of(bad, 3L, other, 2L, otherTopic, 2L));
+            }
+        }
+
+        FailureKey sendSentinel(KafkaBroker broker, TopicPartition partition) throws Exception {
+            try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+                String original = (partition.topic().contains("-orders.") ? "orders-" : "payments-") + nonce;
+                return send(producer, partition.topic(), partition.partition(), failure(original, partition.partition(), 900));
+            }
+        }
+
+        private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
+            return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+        }
+
+        Map<String, Object> config(String policy) {
+            return Map.of(
+                    "dlqdesk.ingest.topic-pattern", "it-" + nonce + "-.*\\.dlq",
+                    "dlqdesk.ingest.group-id", groupId(),
+                    "dlqdesk.ingest.malformed-policy", policy,
+                    "dlqdesk.events-topic", "it-" + nonce + "-incident-events");
+        }
+
+        String groupId() {
+            return "ingest-" + nonce;
+        }
+
+        long endOf(TopicPartition partition) {
+            return ends.get(partition);
+        }
+
+        private static FailureKey send(KafkaProducer<byte[], byte[]> producer, String dlqTopic, int partition, DltRecord record) throws Exception {
+            sendRaw(producer, dlqTopic, partition, record);
+            return record.key();
+        }
+
+        private static RecordMetadata sendRaw(KafkaProducer<byte[], byte[]> producer, String dlqTopic, int partition, DltRecord record)
+                throws Exception {
+            return producer.send(new ProducerRecord<>(dlqTopic, partition, null, "k".getBytes(StandardCharsets.UTF_8),
+                    record.value(), record.headers())).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private record DltRecord(FailureKey key, byte[] value, RecordHeaders headers) {
+    }
+
+    /** A record as Spring Kafka's DeadLetterPublishingRecoverer writes it. */
+    private static DltRecord failure(String topic, int partition, long offset) {
+        FailureKey key = new FailureKey(topic, partition, offset, FAILING_GROUP);
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("eventId", ("evt-" + topic + "-" + offset).getBytes(StandardCharsets.UTF_8));
+        headers.add("kafka_dlt-original-topic", topic.getBytes(StandardCharsets.UTF_8));
+        headers.add("kafka_dlt-original-partition", ByteBuffer.allocate(4).putInt(partition).array());
+        headers.add("kafka_dlt-original-offset", ByteBuffer.allocate(8).putLong(offset).array());
+        headers.add("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(1_764_400_000_000L + offset).array());
+        headers.add("kafka_dlt-original-timestamp-type", "CreateTime".getBytes(StandardCharsets.UTF_8));
+        headers.add("kafka_dlt-original-consumer-group", FAILING_GROUP.getBytes(StandardCharsets.UTF_8));
+        headers.add("kafka_dlt-exception-fqcn", "org.springframework.kafka.listener.ListenerExecutionFailedException".getBytes(StandardCharsets.UTF_8));
+        headers.add("kafka_dlt-exception-cause-fqcn", "com.example.PriceMissingException".getBytes(StandardCharsets.UTF_8));
+        headers.add("kafka_dlt-exception-message", "no price".getBytes(StandardCharsets.UTF_8));
+        return new DltRecord(key, ("{\"offset\":" + offset + "}").getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    /** No original partition header: it can never become an incident. */
+    private static DltRecord malformed(String topic, long offset) {
+        DltRecord healthy = failure(topic, 0, offset);
+        healthy.headers().remove("kafka_dlt-original-partition");
+        return new DltRecord(null, healthy.value(), healthy.headers());
+    }
+}

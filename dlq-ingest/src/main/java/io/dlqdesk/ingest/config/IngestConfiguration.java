@@ -1,0 +1,113 @@
+package io.dlqdesk.ingest.config;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.ingest.classify.ClassifierSettings;
+import io.dlqdesk.ingest.classify.DlqRecordClassifier;
+import io.dlqdesk.ingest.loop.DlqConsumerLoop;
+import io.dlqdesk.ingest.loop.IncidentWriter;
+import io.dlqdesk.ingest.loop.IngestMetrics;
+import io.dlqdesk.ingest.loop.LoopSettings;
+import io.dlqdesk.ingest.loop.QuarantineStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+
+/** The DLQ consumer: classifier, writer, loop, its lifecycle, readiness and metrics. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(IngestProperties.class)
+@ConditionalOnProperty(name = "dlqdesk.ingest.enabled", havingValue = "true", matchIfMissing = true)
+public class IngestConfiguration {
+
+    @Bean
+    QuarantineStore quarantineStore(JdbcTemplate jdbc) {
+        return new QuarantineStore(jdbc, new ObjectMapper(), Clock.systemUTC());
+    }
+
+    @Bean
+    IncidentWriter incidentWriter(CommandGateway commands, QuarantineStore quarantine,
+                                  @Value("${dlqdesk.replay-window}") Duration replayWindow,
+                                  @Value("${dlqdesk.ledger-name}") String ledgerName) {
+        return new IncidentWriter(commands, quarantine, replayWindow, ledgerName, Clock.systemUTC());
+    }
+
+    @Bean
+    DlqConsumerLoop dlqConsumerLoop(IngestProperties properties, IncidentWriter writer, MeterRegistry registry,
+                                    @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+                                    @Value("${spring.application.name}") String applicationName) {
+        DlqRecordClassifier classifier = new DlqRecordClassifier(
+                new ClassifierSettings(properties.ownedGroups(), properties.eventIdHeader(), properties.eventIdJsonField()));
+        LoopSettings settings = new LoopSettings(Pattern.compile(properties.topicPattern()), properties.malformedPolicy(),
+                properties.maxInFlight(), properties.maxAwaitingCommitPerPartition(), properties.pollTimeout(),
+                properties.commitTimeout(), properties.retryInitialBackoff(), properties.retryMaxBackoff(), properties.restartBackoff());
+        Map<String, Object> consumerConfig = new HashMap<>();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, properties.groupId());
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, applicationName + "-ingest");
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // records of aborted transactions are not failures anyone published
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(500, properties.maxInFlight()));
+        // new DLQ topics matching the pattern are picked up within this time
+        consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 30_000);
+        AtomicInteger workerNumber = new AtomicInteger();
+        return new DlqConsumerLoop(
+                () -> new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                classifier::classify, writer, settings,
+                Executors.newFixedThreadPool(properties.workers(), runnable -> {
+                    Thread thread = new Thread(runnable, "dlq-ingest-worker-" + workerNumber.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                }),
+                Clock.systemUTC(),
+                loop -> new IngestMetrics(registry, loop));
+    }
+
+    /** Starts the loop once everything it writes through (Axon, the database) is up; stops it first. */
+    @Bean
+    SmartLifecycle dlqConsumerLoopLifecycle(DlqConsumerLoop loop) {
+        return new SmartLifecycle() {
+            @Override
+            public void start() {
+                loop.start();
+            }
+
+            @Override
+            public void stop() {
+                loop.stop();
+            }
+
+            @Override
+            public boolean isRunning() {
+                return loop.running();
+            }
+
+            @Override
+            public int getPhase() {
+                return Integer.MAX_VALUE - 100; // after Axon's processors, before the web server stops accepting
+            }
+        };
+    }
+
+    @Bean
+    IngestHealthIndicator dlqIngestHealthIndicator(DlqConsumerLoop loop, IngestProperties properties) {
+        return new IngestHealthIndicator(loop, properties.readinessTimeout(), Clock.systemUTC());
+    }
+}

@@ -1,0 +1,37 @@
+package io.dlqdesk.ingest.config;
+
+import io.dlqdesk.ingest.loop.MalformedPolicy;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code dlqdesk.ingest.*}: the DLQ consumer. Defaults here are the shipped ones (listed in README). */
+@Validated
+@ConfigurationProperties("dlqdesk.ingest")
+public record IngestProperties(
+        @DefaultValue("true") boolean enabled,
+        @NotBlank @DefaultValue(".*\\.dlq") String topicPattern,
+        @NotBlank @DefaultValue("dlq-incident-desk-ingest") String groupId,
+        /* empty: every failing group is ours */
+        @DefaultValue({}) Set<String> ownedGroups,
+        @NotBlank @DefaultValue("eventId") String eventIdHeader,
+        /* original topic -> top-level JSON field of the value that holds the eventId */
+        @DefaultValue({}) Map<String, String> eventIdJsonField,
+        @NotNull @DefaultValue("quarantine") MalformedPolicy malformedPolicy,
+        @Min(1) @DefaultValue("4") int workers,
+        @Min(1) @DefaultValue("256") int maxInFlight,
+        @Min(1) @DefaultValue("1000") int maxAwaitingCommitPerPartition,
+        @NotNull @DefaultValue("500ms") Duration pollTimeout,
+        @NotNull @DefaultValue("10s") Duration commitTimeout,
+        @NotNull @DefaultValue("200ms") Duration retryInitialBackoff,
+        @NotNull @DefaultValue("10s") Duration retryMaxBackoff,
+        @NotNull @DefaultValue("2s") Duration restartBackoff,
+        @NotNull @DefaultValue("30s") Duration readinessTimeout) {
+}

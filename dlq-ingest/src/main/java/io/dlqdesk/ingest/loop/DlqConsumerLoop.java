@@ -1,0 +1,389 @@
+package io.dlqdesk.ingest.loop;
+
+import io.dlqdesk.ingest.classify.Classification;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The DLQ consumer loop. One thread owns the consumer: it polls, classifies each record before it
+ * takes a worker slot, hands the rest to workers, and commits per partition only the end of the
+ * contiguous completed prefix ({@link PartitionProgress}). Backpressure pauses partitions: all of
+ * them when the global in-flight bound is reached, one when its own awaiting-commit bound is.
+ * Any exception that escapes a poll, a commit or a rebalance callback restarts the consumer; the
+ * heartbeat tells readiness whether the loop really polls.
+ */
+public final class DlqConsumerLoop {
+
+    private static final Logger log = LoggerFactory.getLogger(DlqConsumerLoop.class);
+
+    private final Supplier<Consumer<byte[], byte[]>> consumers;
+    private final Function<ConsumerRecord<byte[], byte[]>, Classification> classifier;
+    private final RecordHandler handler;
+    private final LoopSettings settings;
+    private final ExecutorService workers;
+    private final Clock clock;
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Completion> completions = new ConcurrentLinkedQueue<>();
+    /** Bumped when a partition is assigned, revoked or the consumer restarts: older work is abandoned. */
+    private final Map<TopicPartition, Integer> epochs = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, String> blocked = new ConcurrentHashMap<>();
+    private final IngestMetrics metrics;
+
+    // owned by the loop thread
+    private final Map<TopicPartition, PartitionProgress> progress = new HashMap<>();
+    private final Set<TopicPartition> paused = new HashSet<>();
+    private Consumer<byte[], byte[]> consumer;
+
+    private volatile boolean running;
+    private volatile Instant heartbeat;
+    private volatile String lastError;
+    private Thread thread;
+
+    public DlqConsumerLoop(Supplier<Consumer<byte[], byte[]>> consumers, Function<ConsumerRecord<byte[], byte[]>, Classification> classifier,
+                           RecordHandler handler, LoopSettings settings, ExecutorService workers, Clock clock,
+                           Function<DlqConsumerLoop, IngestMetrics> metrics) {
+        this.consumers = consumers;
+        this.classifier = classifier;
+        this.handler = handler;
+        this.settings = settings;
+        this.workers = workers;
+        this.clock = clock;
+        this.heartbeat = clock.instant();
+        this.metrics = metrics.apply(this);
+    }
+
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        heartbeat = clock.instant();
+        thread = new Thread(this::run, "dlq-ingest-loop");
+        thread.start();
+    }
+
+    /** Stops polling, commits what is complete, and abandons work still in flight (it is redelivered). */
+    public void stop() {
+        Thread loopThread;
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            loopThread = thread;
+        }
+        Consumer<byte[], byte[]> current = consumer;
+        if (current != null) {
+            current.wakeup();
+        }
+        try {
+            loopThread.join(Duration.ofSeconds(30).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        workers.shutdownNow();
+    }
+
+    public boolean running() {
+        return running && thread != null && thread.isAlive();
+    }
+
+    public Instant lastHeartbeat() {
+        return heartbeat;
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    /** Partitions held at a malformed record (pause-partition policy), with the reason. */
+    public Map<String, String> blockedPartitions() {
+        Map<String, String> view = new TreeMap<>();
+        blocked.forEach((partition, reason) -> view.put(partition.toString(), reason));
+        return view;
+    }
+
+    AtomicInteger inFlight() {
+        return inFlight;
+    }
+
+    double heartbeatAgeSeconds() {
+        return Duration.between(heartbeat, clock.instant()).toMillis() / 1000.0;
+    }
+
+    int blockedCount() {
+        return blocked.size();
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                consumer = consumers.get();
+                consumer.subscribe(settings.topics(), new Rebalance());
+                while (running) {
+                    pollOnce();
+                }
+                commitOnStop();
+            } catch (WakeupException e) {
+                if (running) {
+                    restartAfter(e);
+                } else {
+                    commitOnStop();
+                }
+            } catch (Throwable e) {
+                restartAfter(e);
+            } finally {
+                closeConsumer();
+            }
+        }
+    }
+
+    private void commitOnStop() {
+        try {
+            commitCompleted();
+        } catch (RuntimeException e) {
+            log.warn("commit on stop failed; completed records since the last commit come again: {}", e.toString());
+        }
+    }
+
+    private void restartAfter(Throwable error) {
+        lastError = error.getClass().getName() + ": " + error.getMessage();
+        log.error("DLQ ingest loop failed; restarting the consumer in {}", settings.restartBackoff(), error);
+        metrics.restarted();
+        abandonAll();
+        sleep(settings.restartBackoff());
+    }
+
+    private void pollOnce() {
+        heartbeat = clock.instant();
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(settings.pollTimeout());
+        for (TopicPartition partition : records.partitions()) {
+            for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+                if (blocked.containsKey(partition)) {
+                    break; // seeked back to the blocking record: the rest comes again after it
+                }
+                receive(partition, record);
+            }
+        }
+        drainCompletions();
+        commitCompleted();
+        applyBackpressure();
+        Map<String, Integer> awaiting = new HashMap<>();
+        progress.forEach((partition, state) -> awaiting.put(partition.toString(), state.awaitingCommit()));
+        metrics.awaitingCommit(awaiting);
+    }
+
+    private void receive(TopicPartition partition, ConsumerRecord<byte[], byte[]> record) {
+        metrics.consumed();
+        PartitionProgress state = progress.computeIfAbsent(partition, p -> new PartitionProgress());
+        Classification classification = classifier.apply(record);
+        if (classification instanceof Classification.NotOurs) {
+            state.received(record.offset());
+            state.completed(record.offset());
+            metrics.ignored();
+            return;
+        }
+        if (classification instanceof Classification.Malformed malformed && settings.malformedPolicy() == MalformedPolicy.PAUSE_PARTITION) {
+            block(partition, record.offset(), malformed.reason());
+            return;
+        }
+        state.received(record.offset());
+        int epoch = epochs.getOrDefault(partition, 0);
+        inFlight.incrementAndGet();
+        workers.execute(() -> work(partition, epoch, record, classification));
+    }
+
+    /** Pause-partition policy: hold the partition at the bad record; a failed pause or seek stops this consumer. */
+    private void block(TopicPartition partition, long offset, String reason) {
+        log.error("DLQ record {}@{} is malformed ({}); partition paused and nothing past it committed", partition, offset, reason);
+        consumer.pause(List.of(partition));
+        paused.add(partition);
+        consumer.seek(partition, offset);
+        progress.get(partition).rewindTo(offset);
+        blocked.put(partition, "offset " + offset + ": " + reason);
+        metrics.blocked();
+    }
+
+    /** On a worker: retried with backoff until it succeeds or its partition is no longer ours. */
+    private void work(TopicPartition partition, int epoch, ConsumerRecord<byte[], byte[]> record, Classification classification) {
+        ExponentialBackOff backOff = new ExponentialBackOff(settings.retryInitialBackoff().toMillis(), 2.0);
+        backOff.setMaxInterval(settings.retryMaxBackoff().toMillis());
+        BackOffExecution retries = backOff.start();
+        try {
+            while (current(partition, epoch)) {
+                try {
+                    handler.handle(record, classification);
+                    if (classification instanceof Classification.Malformed) {
+                        metrics.quarantined();
+                    } else {
+                        metrics.ingested();
+                    }
+                    completions.add(new Completion(partition, epoch, record.offset()));
+                    return;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (Exception e) {
+                    long wait = retries.nextBackOff();
+                    log.warn("writing DLQ record {}@{} failed, retrying in {} ms: {}", partition, record.offset(), wait, e.toString());
+                    if (!sleep(Duration.ofMillis(wait))) {
+                        return;
+                    }
+                }
+            }
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private boolean current(TopicPartition partition, int epoch) {
+        return running && epochs.getOrDefault(partition, 0) == epoch;
+    }
+
+    private void drainCompletions() {
+        Completion completion;
+        while ((completion = completions.poll()) != null) {
+            PartitionProgress state = progress.get(completion.partition());
+            if (state != null && epochs.getOrDefault(completion.partition(), 0) == completion.epoch()) {
+                state.completed(completion.offset());
+            }
+        }
+    }
+
+    private void commitCompleted() {
+        commit(progress.keySet());
+    }
+
+    private void commit(Collection<TopicPartition> partitions) {
+        drainCompletions();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition partition : partitions) {
+            PartitionProgress state = progress.get(partition);
+            if (state != null) {
+                state.toCommit().ifPresent(position -> offsets.put(partition, new OffsetAndMetadata(position)));
+            }
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            consumer.commitSync(offsets, settings.commitTimeout());
+            offsets.forEach((partition, position) -> progress.get(partition).commitSucceeded(position.offset()));
+        } catch (RetriableCommitFailedException | TimeoutException | RebalanceInProgressException e) {
+            log.warn("commit of {} failed, retrying on the next round: {}", offsets, e.toString());
+        } catch (CommitFailedException e) {
+            // the group moved on: these partitions are someone else's now, and their records come again there
+            log.warn("commit of {} refused by the group: {}", offsets, e.toString());
+        }
+    }
+
+    private void applyBackpressure() {
+        boolean globalFull = inFlight.get() >= settings.maxInFlight();
+        for (TopicPartition partition : consumer.assignment()) {
+            PartitionProgress state = progress.get(partition);
+            boolean hold = blocked.containsKey(partition) || globalFull
+                    || (state != null && state.awaitingCommit() >= settings.maxAwaitingCommitPerPartition());
+            if (hold && paused.add(partition)) {
+                consumer.pause(List.of(partition));
+            } else if (!hold && paused.remove(partition)) {
+                consumer.resume(List.of(partition));
+            }
+        }
+    }
+
+    private void forget(Collection<TopicPartition> partitions) {
+        for (TopicPartition partition : partitions) {
+            epochs.merge(partition, 1, Integer::sum);
+            progress.remove(partition);
+            paused.remove(partition);
+            blocked.remove(partition);
+        }
+    }
+
+    private void abandonAll() {
+        forget(List.copyOf(progress.keySet()));
+        forget(List.copyOf(blocked.keySet()));
+        paused.clear();
+        completions.clear();
+    }
+
+    private void closeConsumer() {
+        Consumer<byte[], byte[]> current = consumer;
+        consumer = null;
+        if (current != null) {
+            try {
+                current.close(Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                log.warn("closing the DLQ consumer failed: {}", e.toString());
+            }
+        }
+    }
+
+    private static boolean sleep(Duration duration) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(duration.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // commit what the revoked partitions completed; their in-flight work is abandoned and redelivered to the new owner
+            commit(partitions);
+            forget(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            for (TopicPartition partition : partitions) {
+                epochs.merge(partition, 1, Integer::sum);
+                progress.put(partition, new PartitionProgress());
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            forget(partitions);
+        }
+    }
+
+    private record Completion(TopicPartition partition, int epoch, long offset) {
+    }
+}

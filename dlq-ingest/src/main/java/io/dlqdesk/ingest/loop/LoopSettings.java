@@ -1,0 +1,28 @@
+package io.dlqdesk.ingest.loop;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * How the loop runs. In-flight work and awaiting-commit records are bounded separately: the first
+ * caps work across all partitions, the second stops one slow partition from holding unbounded
+ * completed-but-uncommittable records without stopping any other partition's intake.
+ */
+public record LoopSettings(Pattern topics, MalformedPolicy malformedPolicy, int maxInFlight, int maxAwaitingCommitPerPartition,
+                           Duration pollTimeout, Duration commitTimeout, Duration retryInitialBackoff, Duration retryMaxBackoff,
+                           Duration restartBackoff) {
+
+    public LoopSettings {
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(malformedPolicy, "malformedPolicy");
+        if (maxInFlight < 1 || maxAwaitingCommitPerPartition < 1) {
+            throw new IllegalArgumentException("maxInFlight and maxAwaitingCommitPerPartition must be >= 1");
+        }
+        for (Duration duration : new Duration[] {pollTimeout, commitTimeout, retryInitialBackoff, retryMaxBackoff, restartBackoff}) {
+            if (duration == null || duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("durations must be positive");
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.dlqdesk.ingest.loop;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The durable quarantine table: a malformed DLQ record is kept whole, then its offset may be committed. */
+public class QuarantineStore {
+
+    static final int MAX_REASON = 1000;
+
+    private final JdbcTemplate jdbc;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    public QuarantineStore(JdbcTemplate jdbc, ObjectMapper json, Clock clock) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** Idempotent per DLQ location: a redelivered record is stored once. */
+    public void quarantine(ConsumerRecord<byte[], byte[]> record, String reason) {
+        String boundedReason = reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason;
+        jdbc.update("INSERT INTO dlq_quarantine (dlq_topic, dlq_partition, dlq_offset, record_timestamp, reason,"
+                        + " headers_json, record_key, record_value, quarantined_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " ON DUPLICATE KEY UPDATE id = id",
+                record.topic(), record.partition(), record.offset(), record.timestamp(), boundedReason,
+                headersJson(record), record.key(), record.value(), LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
+    }
+
+    /** Headers in order, repeats kept, values base64 (they are bytes, not text). */
+    private String headersJson(ConsumerRecord<byte[], byte[]> record) {
+        List<Map<String, String>> headers = new ArrayList<>();
+        for (Header header : record.headers()) {
+            Map<String, String> entry = new LinkedHashMap<>();
+            entry.put("key", header.key());
+            entry.put("value", header.value() == null ? null : Base64.getEncoder().encodeToString(header.value()));
+            headers.add(entry);
+        }
+        try {
+            return json.writeValueAsString(headers);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write headers as JSON", e);
+        }
+    }
+}
