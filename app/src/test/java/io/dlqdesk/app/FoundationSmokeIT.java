@@ -35,23 +35,17 @@ import org.axonframework.queryhandling.QueryGateway;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -116,30 +110,17 @@ class FoundationSmokeIT {
     void theServiceRefusesToStartWithoutABrokerAddressRatherThanGuessingOne(TestDatabase database, KafkaBroker broker) {
         Map<String, Object> properties = properties(database, broker, "unused-topic", Map.of());
         properties.remove("spring.kafka.bootstrap-servers");
-        assertThatThrownBy(() -> run(properties).close())
+        assertThatThrownBy(() -> RunningApp.run(properties).close())
                 .hasStackTraceContaining("spring.kafka.bootstrap-servers");
     }
 
     private static ConfigurableApplicationContext start(TestDatabase database, KafkaBroker broker, String topic, Map<String, Object> extra) {
-        return run(properties(database, broker, topic, extra));
-    }
-
-    /** As command-line arguments: they take precedence over the shipped application.yml. */
-    private static ConfigurableApplicationContext run(Map<String, Object> properties) {
-        String[] args = properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue()).toArray(String[]::new);
-        return new SpringApplicationBuilder(DlqDeskApplication.class).run(args);
+        return RunningApp.run(properties(database, broker, topic, extra));
     }
 
     private static Map<String, Object> properties(TestDatabase database, KafkaBroker broker, String topic, Map<String, Object> extra) {
-        Map<String, Object> properties = new HashMap<>();
-        properties.put("spring.datasource.url", database.jdbcUrl());
-        properties.put("spring.datasource.username", database.username());
-        properties.put("spring.datasource.password", database.password());
-        properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
+        Map<String, Object> properties = RunningApp.properties(database, broker, extra);
         properties.put("dlqdesk.events-topic", topic);
-        properties.put("server.port", "0");
-        properties.put("server.address", "127.0.0.1");
-        properties.putAll(extra);
         return properties;
     }
 
@@ -188,7 +169,8 @@ class FoundationSmokeIT {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(Pattern.compile(Pattern.quote(topic)));
+            // by name, not pattern: a pattern subscription would not see the topic created after it for minutes
+            consumer.subscribe(List.of(topic));
             await().atMost(WAIT).until(() -> {
                 consumer.poll(Duration.ofMillis(250)).forEach(records::add);
                 return done.test(records);
@@ -198,10 +180,7 @@ class FoundationSmokeIT {
     }
 
     private static String health(ConfigurableApplicationContext app) throws Exception {
-        String port = app.getEnvironment().getProperty("local.server.port");
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = RunningApp.get(app, "/actuator/health/readiness");
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
     }
