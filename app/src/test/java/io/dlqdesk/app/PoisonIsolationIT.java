@@ -2,6 +2,7 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -11,17 +12,12 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -140,13 +136,15 @@ class PoisonIsolationIT {
                 // original topics are per scenario too: the failure key, and so the incident, names them
                 String ordersOriginal = "orders-" + nonce;
                 String paymentsOriginal = "payments-" + nonce;
-                FailureKey first = send(producer, orders, 0, failure(ordersOriginal, 0, 100));
-                long badOffset = sendRaw(producer, orders, 0, malformed(ordersOriginal, 101)).offset();
-                FailureKey afterBad = send(producer, orders, 0, failure(ordersOriginal, 0, 102));
-                FailureKey p1a = send(producer, orders, 1, failure(ordersOriginal, 1, 200));
-                FailureKey p1b = send(producer, orders, 1, failure(ordersOriginal, 1, 201));
-                FailureKey payA = send(producer, payments, 0, failure(paymentsOriginal, 0, 300));
-                FailureKey payB = send(producer, payments, 0, failure(paymentsOriginal, 0, 301));
+                FailureKey first = send(producer, orders, 0, ordersOriginal, 0, 100);
+                // no original partition header: it can never become an incident
+                long badOffset = producer.send(DltRecord.failure(ordersOriginal, 0, 101, FAILING_GROUP)
+                        .without("kafka_dlt-original-partition").to(orders, 0)).get(30, TimeUnit.SECONDS).offset();
+                FailureKey afterBad = send(producer, orders, 0, ordersOriginal, 0, 102);
+                FailureKey p1a = send(producer, orders, 1, ordersOriginal, 1, 200);
+                FailureKey p1b = send(producer, orders, 1, ordersOriginal, 1, 201);
+                FailureKey payA = send(producer, payments, 0, paymentsOriginal, 0, 300);
+                FailureKey payB = send(producer, payments, 0, paymentsOriginal, 0, 301);
                 TopicPartition bad = new TopicPartition(orders, 0);
                 TopicPartition other = new TopicPartition(orders, 1);
                 TopicPartition otherTopic = new TopicPartition(payments, 0);
@@ -158,7 +156,7 @@ class PoisonIsolationIT {
         FailureKey sendSentinel(KafkaBroker broker, TopicPartition partition) throws Exception {
             try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
                 String original = (partition.topic().contains("-orders.") ? "orders-" : "payments-") + nonce;
-                return send(producer, partition.topic(), partition.partition(), failure(original, partition.partition(), 900));
+                return send(producer, partition.topic(), partition.partition(), original, partition.partition(), 900);
             }
         }
 
@@ -183,42 +181,15 @@ class PoisonIsolationIT {
             return ends.get(partition);
         }
 
-        private static FailureKey send(KafkaProducer<byte[], byte[]> producer, String dlqTopic, int partition, DltRecord record) throws Exception {
-            sendRaw(producer, dlqTopic, partition, record);
-            return record.key();
-        }
-
-        private static RecordMetadata sendRaw(KafkaProducer<byte[], byte[]> producer, String dlqTopic, int partition, DltRecord record)
-                throws Exception {
-            return producer.send(new ProducerRecord<>(dlqTopic, partition, null, "k".getBytes(StandardCharsets.UTF_8),
-                    record.value(), record.headers())).get(30, TimeUnit.SECONDS);
+        private static FailureKey send(KafkaProducer<byte[], byte[]> producer, String dlqTopic, int dlqPartition,
+                                       String originalTopic, int originalPartition, long originalOffset) throws Exception {
+            producer.send(DltRecord.failure(originalTopic, originalPartition, originalOffset, FAILING_GROUP).to(dlqTopic, dlqPartition))
+                    .get(30, TimeUnit.SECONDS);
+            return keyOf(originalTopic, originalPartition, originalOffset);
         }
     }
 
-    private record DltRecord(FailureKey key, byte[] value, RecordHeaders headers) {
-    }
-
-    /** A record as Spring Kafka's DeadLetterPublishingRecoverer writes it. */
-    private static DltRecord failure(String topic, int partition, long offset) {
-        FailureKey key = new FailureKey(topic, partition, offset, FAILING_GROUP);
-        RecordHeaders headers = new RecordHeaders();
-        headers.add("eventId", ("evt-" + topic + "-" + offset).getBytes(StandardCharsets.UTF_8));
-        headers.add("kafka_dlt-original-topic", topic.getBytes(StandardCharsets.UTF_8));
-        headers.add("kafka_dlt-original-partition", ByteBuffer.allocate(4).putInt(partition).array());
-        headers.add("kafka_dlt-original-offset", ByteBuffer.allocate(8).putLong(offset).array());
-        headers.add("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(1_764_400_000_000L + offset).array());
-        headers.add("kafka_dlt-original-timestamp-type", "CreateTime".getBytes(StandardCharsets.UTF_8));
-        headers.add("kafka_dlt-original-consumer-group", FAILING_GROUP.getBytes(StandardCharsets.UTF_8));
-        headers.add("kafka_dlt-exception-fqcn", "org.springframework.kafka.listener.ListenerExecutionFailedException".getBytes(StandardCharsets.UTF_8));
-        headers.add("kafka_dlt-exception-cause-fqcn", "com.example.PriceMissingException".getBytes(StandardCharsets.UTF_8));
-        headers.add("kafka_dlt-exception-message", "no price".getBytes(StandardCharsets.UTF_8));
-        return new DltRecord(key, ("{\"offset\":" + offset + "}").getBytes(StandardCharsets.UTF_8), headers);
-    }
-
-    /** No original partition header: it can never become an incident. */
-    private static DltRecord malformed(String topic, long offset) {
-        DltRecord healthy = failure(topic, 0, offset);
-        healthy.headers().remove("kafka_dlt-original-partition");
-        return new DltRecord(null, healthy.value(), healthy.headers());
+    private static FailureKey keyOf(String topic, int partition, long offset) {
+        return new FailureKey(topic, partition, offset, FAILING_GROUP);
     }
 }

@@ -1,0 +1,233 @@
+package io.dlqdesk.ingest.loop;
+
+import io.dlqdesk.ingest.classify.ClassifierSettings;
+import io.dlqdesk.ingest.classify.DlqRecordClassifier;
+import io.dlqdesk.ingest.config.IngestHealthIndicator;
+import io.dlqdesk.testsupport.DltRecord;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.health.Status;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Faults inside the loop on a real broker: a failing commit, an exception escaping a rebalance
+ * callback, and a callback that hangs. The loop recovers without losing a record, or readiness goes
+ * DOWN within its bound. The effect of a record is recorded in memory: this is about the loop.
+ */
+@RealInfrastructure
+class LoopFaultIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration READINESS_BOUND = Duration.ofSeconds(3);
+    private static final int RECORDS_PER_PARTITION = 20;
+
+    private final Map<String, Integer> handled = new ConcurrentHashMap<>();
+    private final AtomicBoolean failNextCommit = new AtomicBoolean();
+    private volatile CountDownLatch commitGate;
+    private DlqConsumerLoop loop;
+
+    @AfterEach
+    void stopLoop() {
+        CountDownLatch gate = commitGate;
+        if (gate != null) {
+            gate.countDown();
+        }
+        if (loop != null) {
+            loop.stop();
+        }
+    }
+
+    @Test
+    void aCommitThatThrowsRestartsTheConsumerAndEveryRecordIsStillHandledAndCommitted(KafkaBroker broker) throws Exception {
+        String topic = topicWithRecords(broker, "commit");
+        failNextCommit.set(true);
+        loop = startLoop(broker, topic);
+
+        awaitAllHandledAndCommitted(broker, topic);
+        assertThat(loop.lastError()).contains("injected commit failure");
+        assertThat(health().getStatus()).isEqualTo(Status.UP);
+    }
+
+    @Test
+    void anExceptionEscapingARebalanceCallbackRestartsTheConsumer(KafkaBroker broker) throws Exception {
+        String topic = topicWithRecords(broker, "revoke");
+        loop = startLoop(broker, topic);
+        awaitAllHandledAndCommitted(broker, topic);
+
+        // the next commit is the one the revocation callback makes when a second member joins
+        sendMore(broker, topic);
+        failNextCommit.set(true);
+        try (KafkaConsumer<byte[], byte[]> intruder = intruder(broker, topic)) {
+            await().atMost(WAIT).until(() -> {
+                intruder.poll(Duration.ofMillis(100));
+                return loop.lastError() != null;
+            });
+        }
+        assertThat(loop.lastError()).contains("injected commit failure");
+        awaitAllHandledAndCommitted(broker, topic);
+        await().atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
+    }
+
+    @Test
+    void aLoopStuckInARebalanceCallbackIsReportedNotReadyWithinTheBoundAndReadyAfterwards(KafkaBroker broker) throws Exception {
+        String topic = topicWithRecords(broker, "hang");
+        loop = startLoop(broker, topic);
+        awaitAllHandledAndCommitted(broker, topic);
+        assertThat(health().getStatus()).isEqualTo(Status.UP);
+
+        sendMore(broker, topic);
+        commitGate = new CountDownLatch(1);
+        try (KafkaConsumer<byte[], byte[]> intruder = intruder(broker, topic)) {
+            long stuckSince = System.nanoTime();
+            await().atMost(WAIT).until(() -> {
+                intruder.poll(Duration.ofMillis(100));
+                return health().getStatus().equals(Status.DOWN);
+            });
+            assertThat(Duration.ofNanos(System.nanoTime() - stuckSince)).isLessThan(READINESS_BOUND.plus(Duration.ofSeconds(20)));
+        }
+        commitGate.countDown();
+        await().atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
+        awaitAllHandledAndCommitted(broker, topic);
+    }
+
+    private DlqConsumerLoop startLoop(KafkaBroker broker, String topic) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, group(topic),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), MalformedPolicy.QUARANTINE, 16, 100,
+                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofMillis(200));
+        DlqRecordClassifier classifier = new DlqRecordClassifier(ClassifierSettings.defaults());
+        DlqConsumerLoop started = new DlqConsumerLoop(() -> new FaultyConsumer(config), classifier::classify,
+                (record, classification) -> handled.merge(record.topic() + "/" + record.partition() + "/" + record.offset(), 1, Integer::sum),
+                settings, Executors.newFixedThreadPool(2), Clock.systemUTC(), self -> new IngestMetrics(new SimpleMeterRegistry(), self));
+        started.start();
+        return started;
+    }
+
+    private org.springframework.boot.actuate.health.Health health() {
+        return new IngestHealthIndicator(loop, READINESS_BOUND, Clock.systemUTC()).health();
+    }
+
+    private void awaitAllHandledAndCommitted(KafkaBroker broker, String topic) throws Exception {
+        await().atMost(WAIT).untilAsserted(() -> {
+            long end = endOffset(broker, topic);
+            for (int partition = 0; partition < 2; partition++) {
+                for (long offset = 0; offset < end; offset++) {
+                    assertThat(handled).containsKey(topic + "/" + partition + "/" + offset);
+                }
+                assertThat(committed(broker, topic, partition)).isEqualTo(end);
+            }
+        });
+    }
+
+    private final Map<String, Long> ends = new ConcurrentHashMap<>();
+
+    private long endOffset(KafkaBroker broker, String topic) {
+        return ends.get(topic);
+    }
+
+    private String topicWithRecords(KafkaBroker broker, String name) throws Exception {
+        String topic = "loop-" + name + "-" + System.nanoTime() + ".dlq";
+        try (Admin admin = admin(broker)) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        ends.put(topic, 0L);
+        sendMore(broker, topic);
+        return topic;
+    }
+
+    /** Appends the same number of records to both partitions. */
+    private void sendMore(KafkaBroker broker, String topic) throws Exception {
+        long from = ends.get(topic);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (long offset = from; offset < from + RECORDS_PER_PARTITION; offset++) {
+                for (int partition = 0; partition < 2; partition++) {
+                    producer.send(DltRecord.failure("orders", partition, offset, "billing").to(topic, partition));
+                }
+            }
+            producer.flush();
+        }
+        ends.put(topic, from + RECORDS_PER_PARTITION);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> intruder(KafkaBroker broker, String topic) {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, group(topic),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer.subscribe(List.of("unrelated-" + topic)); // joins the group and forces a rebalance, takes nothing of ours
+        return consumer;
+    }
+
+    private static String group(String topic) {
+        return "group-" + topic;
+    }
+
+    private static Long committed(KafkaBroker broker, String topic, int partition) throws Exception {
+        try (Admin admin = admin(broker)) {
+            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group(topic)).partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS).get(new TopicPartition(topic, partition));
+            return offset == null ? null : offset.offset();
+        }
+    }
+
+    private static Admin admin(KafkaBroker broker) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
+    }
+
+    /** A real consumer whose commits can be made to fail once or to hang, wherever they are made from. */
+    private final class FaultyConsumer extends KafkaConsumer<byte[], byte[]> {
+
+        FaultyConsumer(Map<String, Object> config) {
+            super(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+
+        @Override
+        public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+            if (failNextCommit.compareAndSet(true, false)) {
+                throw new KafkaException("injected commit failure");
+            }
+            CountDownLatch gate = commitGate;
+            if (gate != null) {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            super.commitSync(offsets, timeout);
+        }
+    }
+}
