@@ -1,19 +1,12 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -44,12 +37,12 @@ class PoisonIsolationIT {
         try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(incidentsOpened(jdbc, scenario.healthy())).containsOnly(1);
+                assertThat(IngestLedger.incidentsOpened(jdbc, scenario.healthy())).containsOnly(1);
                 assertThat(quarantined(jdbc, scenario)).isEqualTo(1);
                 // every record of every partition is committed, the bad one included
-                assertThat(committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.endOf(scenario.badPartition()));
-                assertThat(committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
-                assertThat(committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
+                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.endOf(scenario.badPartition()));
+                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
+                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
             });
             assertThat(jdbc.queryForObject("SELECT reason FROM dlq_quarantine WHERE dlq_topic = ? AND dlq_offset = ?", String.class,
                     scenario.badPartition().topic(), scenario.badOffset())).contains("kafka_dlt-original-partition");
@@ -59,8 +52,8 @@ class PoisonIsolationIT {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             // a record sent after the restart is ingested after anything the new consumer re-read on that partition
             FailureKey sentinel = scenario.sendSentinel(broker, scenario.badPartition());
-            await().atMost(WAIT).untilAsserted(() -> assertThat(incidentsOpened(jdbc, List.of(sentinel))).containsOnly(1));
-            assertThat(incidentsOpened(jdbc, scenario.healthy())).containsOnly(1);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(IngestLedger.incidentsOpened(jdbc, List.of(sentinel))).containsOnly(1));
+            assertThat(IngestLedger.incidentsOpened(jdbc, scenario.healthy())).containsOnly(1);
             assertThat(quarantined(jdbc, scenario)).isEqualTo(1);
         }
     }
@@ -74,13 +67,13 @@ class PoisonIsolationIT {
         try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(incidentsOpened(jdbc, flowing)).containsOnly(1);
-                assertThat(committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
-                assertThat(committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
+                assertThat(IngestLedger.incidentsOpened(jdbc, flowing)).containsOnly(1);
+                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
+                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
                 // the record before the bad one is committed, the bad one is not
-                assertThat(committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
+                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
             });
-            assertThat(incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
+            assertThat(IngestLedger.incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
             assertThat(quarantined(jdbc, scenario)).isZero();
             String readiness = RunningApp.get(app, "/actuator/health/readiness").body();
             assertThat(readiness).contains("\"status\":\"UP\"").contains(scenario.badPartition().toString());
@@ -90,34 +83,21 @@ class PoisonIsolationIT {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             FailureKey sentinel = scenario.sendSentinel(broker, scenario.otherPartition());
             await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(incidentsOpened(jdbc, List.of(sentinel))).containsOnly(1);
+                assertThat(IngestLedger.incidentsOpened(jdbc, List.of(sentinel))).containsOnly(1);
                 assertThat(RunningApp.get(app, "/actuator/health/readiness").body()).contains(scenario.badPartition().toString());
             });
-            assertThat(incidentsOpened(jdbc, flowing)).containsOnly(1);
-            assertThat(incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
-            assertThat(committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
+            assertThat(IngestLedger.incidentsOpened(jdbc, flowing)).containsOnly(1);
+            assertThat(IngestLedger.incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
+            assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
         }
     }
 
-    /** How many IncidentOpened events each failure's incident has in the event store. */
-    private static List<Integer> incidentsOpened(JdbcTemplate jdbc, List<FailureKey> keys) {
-        return keys.stream().map(key -> jdbc.queryForObject(
-                "SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type LIKE '%.IncidentOpened'",
-                Integer.class, IncidentId.of(key).value())).toList();
-    }
 
     private static int quarantined(JdbcTemplate jdbc, Scenario scenario) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM dlq_quarantine WHERE dlq_topic IN (?, ?)", Integer.class,
                 scenario.badPartition().topic(), scenario.otherTopic().topic());
     }
 
-    private static Long committed(KafkaBroker broker, String groupId, TopicPartition partition) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
-                    .get(partition);
-            return offset == null ? null : offset.offset();
-        }
-    }
 
     /**
      * Two DLQ topics: {@code <n>-orders.dlq} with two partitions (partition 0: healthy, bad, healthy;
@@ -129,10 +109,9 @@ class PoisonIsolationIT {
         static Scenario produce(KafkaBroker broker, String nonce) throws Exception {
             String orders = "it-" + nonce + "-orders.dlq";
             String payments = "it-" + nonce + "-payments.dlq";
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic(orders, 2, (short) 1), new NewTopic(payments, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            }
-            try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+            IngestLedger.createTopic(broker, orders, 2, Map.of());
+            IngestLedger.createTopic(broker, payments, 1, Map.of());
+            try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
                 // original topics are per scenario too: the failure key, and so the incident, names them
                 String ordersOriginal = "orders-" + nonce;
                 String paymentsOriginal = "payments-" + nonce;
@@ -154,16 +133,12 @@ class PoisonIsolationIT {
         }
 
         FailureKey sendSentinel(KafkaBroker broker, TopicPartition partition) throws Exception {
-            try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+            try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
                 String original = (partition.topic().contains("-orders.") ? "orders-" : "payments-") + nonce;
                 return send(producer, partition.topic(), partition.partition(), original, partition.partition(), 900);
             }
         }
 
-        private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
-            return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-                    new ByteArraySerializer(), new ByteArraySerializer());
-        }
 
         Map<String, Object> config(String policy) {
             return Map.of(
