@@ -20,6 +20,8 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -41,10 +43,10 @@ public class IngestConfiguration {
     }
 
     @Bean
-    IncidentWriter incidentWriter(CommandGateway commands, QuarantineStore quarantine,
+    IncidentWriter incidentWriter(CommandGateway commands, PlatformTransactionManager transactionManager, QuarantineStore quarantine,
                                   @Value("${dlqdesk.replay-window}") Duration replayWindow,
                                   @Value("${dlqdesk.ledger-name}") String ledgerName) {
-        return new IncidentWriter(commands, quarantine, replayWindow, ledgerName, Clock.systemUTC());
+        return new IncidentWriter(commands, new TransactionTemplate(transactionManager), quarantine, replayWindow, ledgerName, Clock.systemUTC());
     }
 
     @Bean
@@ -54,7 +56,7 @@ public class IngestConfiguration {
         DlqRecordClassifier classifier = new DlqRecordClassifier(
                 new ClassifierSettings(properties.ownedGroups(), properties.eventIdHeader(), properties.eventIdJsonField()));
         LoopSettings settings = new LoopSettings(Pattern.compile(properties.topicPattern()), properties.malformedPolicy(),
-                properties.maxInFlight(), properties.maxAwaitingCommitPerPartition(), properties.pollTimeout(),
+                properties.maxInFlight(), properties.maxAwaitingCommitPerPartition(), properties.batchSize(), properties.pollTimeout(),
                 properties.commitTimeout(), properties.retryInitialBackoff(), properties.retryMaxBackoff(), properties.restartBackoff());
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

@@ -28,6 +28,8 @@ public record IngestProperties(
         @Min(1) @DefaultValue("4") int workers,
         @Min(1) @DefaultValue("256") int maxInFlight,
         @Min(1) @DefaultValue("1000") int maxAwaitingCommitPerPartition,
+        /* first failures written per database transaction */
+        @Min(1) @DefaultValue("50") int batchSize,
         @NotNull @DefaultValue("500ms") Duration pollTimeout,
         @NotNull @DefaultValue("10s") Duration commitTimeout,
         @NotNull @DefaultValue("200ms") Duration retryInitialBackoff,

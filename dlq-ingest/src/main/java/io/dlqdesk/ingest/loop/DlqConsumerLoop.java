@@ -20,6 +20,7 @@ import org.springframework.util.backoff.ExponentialBackOff;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -189,13 +190,18 @@ public final class DlqConsumerLoop {
     private void pollOnce() {
         heartbeat = clock.instant();
         ConsumerRecords<byte[], byte[]> records = consumer.poll(settings.pollTimeout());
+        List<Work> firstFailures = new ArrayList<>();
         for (TopicPartition partition : records.partitions()) {
             for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
                 if (blocked.containsKey(partition)) {
                     break; // seeked back to the blocking record: the rest comes again after it
                 }
-                receive(partition, record);
+                receive(partition, record, firstFailures);
             }
+        }
+        for (int from = 0; from < firstFailures.size(); from += settings.batchSize()) {
+            List<Work> batch = List.copyOf(firstFailures.subList(from, Math.min(firstFailures.size(), from + settings.batchSize())));
+            workers.execute(() -> workBatch(batch));
         }
         drainCompletions();
         commitCompleted();
@@ -205,7 +211,8 @@ public final class DlqConsumerLoop {
         metrics.awaitingCommit(awaiting);
     }
 
-    private void receive(TopicPartition partition, ConsumerRecord<byte[], byte[]> record) {
+    /** First failures are collected for batched writing; everything else goes to a worker on its own. */
+    private void receive(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, List<Work> firstFailures) {
         metrics.consumed();
         PartitionProgress state = progress.computeIfAbsent(partition, p -> new PartitionProgress());
         Classification classification = classifier.apply(record);
@@ -220,9 +227,37 @@ public final class DlqConsumerLoop {
             return;
         }
         state.received(record.offset());
-        int epoch = epochs.getOrDefault(partition, 0);
+        Work work = new Work(partition, epochs.getOrDefault(partition, 0), record, classification);
         inFlight.incrementAndGet();
-        workers.execute(() -> work(partition, epoch, record, classification));
+        if (classification instanceof Classification.Failure) {
+            firstFailures.add(work);
+        } else {
+            workers.execute(() -> work(work));
+        }
+    }
+
+    /**
+     * Many first failures in one database transaction (one commit instead of one per record). If the
+     * batch fails, each record is retried on its own, so one bad apple cannot hold the others.
+     */
+    private void workBatch(List<Work> batch) {
+        List<Work> current = batch.stream().filter(work -> current(work.partition(), work.epoch())).toList();
+        inFlight.addAndGet(current.size() - batch.size());
+        if (current.isEmpty()) {
+            return;
+        }
+        try {
+            handler.handleAll(current.stream().map(work -> new RecordHandler.Classified(work.record(), work.classification())).toList());
+        } catch (Exception e) {
+            log.warn("writing a batch of {} DLQ records failed, writing them one by one: {}", current.size(), e.toString());
+            current.forEach(this::work);
+            return;
+        }
+        for (Work work : current) {
+            metrics.ingested();
+            completions.add(new Completion(work.partition(), work.epoch(), work.record().offset()));
+        }
+        inFlight.addAndGet(-current.size());
     }
 
     /** Pause-partition policy: hold the partition at the bad record; a failed pause or seek stops this consumer. */
@@ -237,7 +272,11 @@ public final class DlqConsumerLoop {
     }
 
     /** On a worker: retried with backoff until it succeeds or its partition is no longer ours. */
-    private void work(TopicPartition partition, int epoch, ConsumerRecord<byte[], byte[]> record, Classification classification) {
+    private void work(Work work) {
+        TopicPartition partition = work.partition();
+        int epoch = work.epoch();
+        ConsumerRecord<byte[], byte[]> record = work.record();
+        Classification classification = work.classification();
         ExponentialBackOff backOff = new ExponentialBackOff(settings.retryInitialBackoff().toMillis(), 2.0);
         backOff.setMaxInterval(settings.retryMaxBackoff().toMillis());
         BackOffExecution retries = backOff.start();
@@ -385,5 +424,8 @@ public final class DlqConsumerLoop {
     }
 
     private record Completion(TopicPartition partition, int epoch, long offset) {
+    }
+
+    private record Work(TopicPartition partition, int epoch, ConsumerRecord<byte[], byte[]> record, Classification classification) {
     }
 }

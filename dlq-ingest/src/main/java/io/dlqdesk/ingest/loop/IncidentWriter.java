@@ -13,6 +13,7 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -30,13 +31,16 @@ public class IncidentWriter implements RecordHandler {
     private static final Logger log = LoggerFactory.getLogger(IncidentWriter.class);
 
     private final CommandGateway commands;
+    private final TransactionTemplate transactions;
     private final QuarantineStore quarantine;
     private final Duration replayWindow;
     private final String ledgerName;
     private final Clock clock;
 
-    public IncidentWriter(CommandGateway commands, QuarantineStore quarantine, Duration replayWindow, String ledgerName, Clock clock) {
+    public IncidentWriter(CommandGateway commands, TransactionTemplate transactions, QuarantineStore quarantine, Duration replayWindow,
+                          String ledgerName, Clock clock) {
         this.commands = commands;
+        this.transactions = transactions;
         this.quarantine = quarantine;
         this.replayWindow = replayWindow;
         this.ledgerName = ledgerName;
@@ -53,6 +57,18 @@ public class IncidentWriter implements RecordHandler {
             correlate(retry.failure(), retry.headers());
         }
         // NotOurs: nothing to store
+    }
+
+    /**
+     * First failures in one transaction: each command's unit of work joins it, so the batch costs one
+     * commit. Anything else, or any failure, and the caller falls back to one by one.
+     */
+    @Override
+    public void handleAll(List<Classified> records) {
+        if (!records.stream().allMatch(classified -> classified.classification() instanceof Classification.Failure)) {
+            throw new IllegalArgumentException("only first failures are written in batches");
+        }
+        transactions.executeWithoutResult(status -> records.forEach(classified -> handle(classified.record(), classified.classification())));
     }
 
     private void correlate(FailedRecord failure, ReplayHeaders headers) {

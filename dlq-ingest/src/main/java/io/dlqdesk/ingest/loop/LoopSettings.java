@@ -9,15 +9,15 @@ import java.util.regex.Pattern;
  * caps work across all partitions, the second stops one slow partition from holding unbounded
  * completed-but-uncommittable records without stopping any other partition's intake.
  */
-public record LoopSettings(Pattern topics, MalformedPolicy malformedPolicy, int maxInFlight, int maxAwaitingCommitPerPartition,
+public record LoopSettings(Pattern topics, MalformedPolicy malformedPolicy, int maxInFlight, int maxAwaitingCommitPerPartition, int batchSize,
                            Duration pollTimeout, Duration commitTimeout, Duration retryInitialBackoff, Duration retryMaxBackoff,
                            Duration restartBackoff) {
 
     public LoopSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(malformedPolicy, "malformedPolicy");
-        if (maxInFlight < 1 || maxAwaitingCommitPerPartition < 1) {
-            throw new IllegalArgumentException("maxInFlight and maxAwaitingCommitPerPartition must be >= 1");
+        if (maxInFlight < 1 || maxAwaitingCommitPerPartition < 1 || batchSize < 1) {
+            throw new IllegalArgumentException("maxInFlight, maxAwaitingCommitPerPartition and batchSize must be >= 1");
         }
         for (Duration duration : new Duration[] {pollTimeout, commitTimeout, retryInitialBackoff, retryMaxBackoff, restartBackoff}) {
             if (duration == null || duration.isNegative() || duration.isZero()) {

@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.loop;
 
+import io.dlqdesk.ingest.classify.Classification;
 import io.dlqdesk.ingest.classify.ClassifierSettings;
 import io.dlqdesk.ingest.classify.DlqRecordClassifier;
 import io.dlqdesk.ingest.config.IngestHealthIndicator;
@@ -11,6 +12,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -32,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +55,8 @@ class LoopFaultIT {
     private final Map<String, Integer> handled = new ConcurrentHashMap<>();
     private final AtomicBoolean failNextCommit = new AtomicBoolean();
     private volatile CountDownLatch commitGate;
+    private volatile boolean failBatches;
+    private final AtomicInteger batchesRefused = new AtomicInteger();
     private DlqConsumerLoop loop;
 
     @AfterEach
@@ -118,17 +123,41 @@ class LoopFaultIT {
         awaitAllHandledAndCommitted(broker, topic);
     }
 
+    @Test
+    void aBatchThatCannotBeWrittenIsWrittenRecordByRecord(KafkaBroker broker) throws Exception {
+        String topic = topicWithRecords(broker, "batch");
+        failBatches = true;
+        loop = startLoop(broker, topic);
+
+        awaitAllHandledAndCommitted(broker, topic);
+        assertThat(batchesRefused.get()).isPositive();
+    }
+
     private DlqConsumerLoop startLoop(KafkaBroker broker, String topic) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, group(topic),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), MalformedPolicy.QUARANTINE, 16, 100,
+        LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), MalformedPolicy.QUARANTINE, 16, 100, 8,
                 Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofMillis(200));
         DlqRecordClassifier classifier = new DlqRecordClassifier(ClassifierSettings.defaults());
-        DlqConsumerLoop started = new DlqConsumerLoop(() -> new FaultyConsumer(config), classifier::classify,
-                (record, classification) -> handled.merge(record.topic() + "/" + record.partition() + "/" + record.offset(), 1, Integer::sum),
+        RecordHandler recording = new RecordHandler() {
+            @Override
+            public void handle(ConsumerRecord<byte[], byte[]> record, Classification classification) {
+                handled.merge(record.topic() + "/" + record.partition() + "/" + record.offset(), 1, Integer::sum);
+            }
+
+            @Override
+            public void handleAll(List<Classified> records) throws Exception {
+                if (failBatches) {
+                    batchesRefused.incrementAndGet();
+                    throw new IllegalStateException("injected batch failure");
+                }
+                RecordHandler.super.handleAll(records);
+            }
+        };
+        DlqConsumerLoop started = new DlqConsumerLoop(() -> new FaultyConsumer(config), classifier::classify, recording,
                 settings, Executors.newFixedThreadPool(2), Clock.systemUTC(), self -> new IngestMetrics(new SimpleMeterRegistry(), self));
         started.start();
         return started;
