@@ -9,6 +9,7 @@ import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -138,6 +139,11 @@ class MalformedInputIT {
             assertThat(openedPayload(jdbc, refailure)).contains("ATTEMPT_MISMATCH").contains("OWNER_MISMATCH");
 
             assertThat(RunningApp.get(app, "/actuator/health/readiness").body()).contains("\"status\":\"UP\"");
+            MeterRegistry meters = app.getBean(MeterRegistry.class);
+            // at least: a redelivered record is counted again
+            assertThat(meters.get("dlq.ingest.records").tag("outcome", "quarantined").counter().count()).isGreaterThanOrEqualTo(malformed.size());
+            assertThat(meters.get("dlq.ingest.records").tag("outcome", "ignored").counter().count()).isGreaterThanOrEqualTo(1.0);
+            assertThat(meters.get("dlq.ingest.records").tag("outcome", "consumed").counter().count()).isGreaterThanOrEqualTo(dlqOffsets.size() + 3.0);
         }
     }
 

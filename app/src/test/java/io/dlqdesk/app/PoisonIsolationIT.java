@@ -7,6 +7,7 @@ import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -77,6 +78,7 @@ class PoisonIsolationIT {
             assertThat(quarantined(jdbc, scenario)).isZero();
             String readiness = RunningApp.get(app, "/actuator/health/readiness").body();
             assertThat(readiness).contains("\"status\":\"UP\"").contains(scenario.badPartition().toString());
+            assertThat(app.getBean(MeterRegistry.class).get("dlq.ingest.paused_partitions").gauge().value()).isEqualTo(1.0);
         }
 
         try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
