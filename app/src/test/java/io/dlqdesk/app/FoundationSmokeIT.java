@@ -102,7 +102,14 @@ class FoundationSmokeIT {
                     records -> containsIncident(records, early) && containsIncident(records, late));
             assertThat(published).anySatisfy(record -> isIncidentOpened(record, early))
                     .anySatisfy(record -> isIncidentOpened(record, late));
-            assertThat(health(app)).contains("\"status\":\"UP\"");
+            assertThat(health(app)).contains("\"status\":\"UP\"").contains("\"dlqIngest\"").contains("lastPoll");
+        }
+    }
+
+    @Test
+    void withIngestDisabledTheServiceStartsAndReadinessSaysSo(TestDatabase database, KafkaBroker broker) throws Exception {
+        try (ConfigurableApplicationContext app = start(database, broker, "unused-" + System.nanoTime(), Map.of("dlqdesk.ingest.enabled", "false"))) {
+            assertThat(health(app)).contains("\"status\":\"UP\"").contains("\"enabled\":false");
         }
     }
 

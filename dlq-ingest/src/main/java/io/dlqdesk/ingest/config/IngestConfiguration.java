@@ -13,7 +13,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.SmartLifecycle;
@@ -34,7 +37,6 @@ import java.util.regex.Pattern;
 /** The DLQ consumer: classifier, writer, loop, its lifecycle, readiness and metrics. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(IngestProperties.class)
-@ConditionalOnProperty(name = "dlqdesk.ingest.enabled", havingValue = "true", matchIfMissing = true)
 public class IngestConfiguration {
 
     @Bean
@@ -50,6 +52,7 @@ public class IngestConfiguration {
     }
 
     @Bean
+    @ConditionalOnProperty(name = "dlqdesk.ingest.enabled", havingValue = "true", matchIfMissing = true)
     DlqConsumerLoop dlqConsumerLoop(IngestProperties properties, IncidentWriter writer, MeterRegistry registry,
                                     @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
                                     @Value("${spring.application.name}") String applicationName) {
@@ -84,6 +87,7 @@ public class IngestConfiguration {
 
     /** Starts the loop once everything it writes through (Axon, the database) is up; stops it first. */
     @Bean
+    @ConditionalOnProperty(name = "dlqdesk.ingest.enabled", havingValue = "true", matchIfMissing = true)
     SmartLifecycle dlqConsumerLoopLifecycle(DlqConsumerLoop loop) {
         return new SmartLifecycle() {
             @Override
@@ -108,8 +112,13 @@ public class IngestConfiguration {
         };
     }
 
+    /** Always present, as the readiness group names it; with ingest disabled it says so and is UP. */
     @Bean
-    IngestHealthIndicator dlqIngestHealthIndicator(DlqConsumerLoop loop, IngestProperties properties) {
-        return new IngestHealthIndicator(loop, properties.readinessTimeout(), Clock.systemUTC());
+    HealthIndicator dlqIngestHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
+        DlqConsumerLoop running = loop.getIfAvailable();
+        if (running == null) {
+            return () -> Health.up().withDetail("enabled", false).build();
+        }
+        return new IngestHealthIndicator(running, properties.readinessTimeout(), Clock.systemUTC());
     }
 }
