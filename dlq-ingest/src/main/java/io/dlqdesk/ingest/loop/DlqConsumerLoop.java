@@ -65,12 +65,13 @@ public final class DlqConsumerLoop {
     // owned by the loop thread
     private final Map<TopicPartition, PartitionProgress> progress = new HashMap<>();
     private final Set<TopicPartition> paused = new HashSet<>();
-    private Consumer<byte[], byte[]> consumer;
+    private volatile Consumer<byte[], byte[]> consumer;
 
     private volatile boolean running;
     private volatile Instant heartbeat;
     private volatile String lastError;
-    private Thread thread;
+    private volatile Thread thread;
+    private boolean stopped;
 
     public DlqConsumerLoop(Supplier<Consumer<byte[], byte[]>> consumers, Function<ConsumerRecord<byte[], byte[]>, Classification> classifier,
                            RecordHandler handler, LoopSettings settings, ExecutorService workers, Clock clock,
@@ -85,9 +86,13 @@ public final class DlqConsumerLoop {
         this.metrics = metrics.apply(this);
     }
 
+    /** Once stopped, a loop stays stopped (its workers are gone): create a new one instead. */
     public synchronized void start() {
         if (running) {
             return;
+        }
+        if (stopped) {
+            throw new IllegalStateException("a stopped DLQ consumer loop cannot be started again");
         }
         running = true;
         heartbeat = clock.instant();
@@ -103,6 +108,7 @@ public final class DlqConsumerLoop {
                 return;
             }
             running = false;
+            stopped = true;
             loopThread = thread;
         }
         Consumer<byte[], byte[]> current = consumer;
@@ -150,45 +156,56 @@ public final class DlqConsumerLoop {
 
     private void run() {
         while (running) {
+            Throwable failure = null;
             try {
                 consumer = consumers.get();
                 consumer.subscribe(settings.topics(), new Rebalance());
                 while (running) {
                     pollOnce();
                 }
-                commitOnStop();
             } catch (WakeupException e) {
                 if (running) {
-                    restartAfter(e);
-                } else {
-                    commitOnStop();
+                    failure = e;
                 }
             } catch (Throwable e) {
-                restartAfter(e);
-            } finally {
-                closeConsumer();
+                failure = e;
+            }
+            if (failure == null) {
+                commitOnStop();
+            } else {
+                lastError = failure.getClass().getName() + ": " + failure.getMessage();
+            }
+            // closing revokes the partitions, which commits their completed prefix
+            closeConsumer();
+            if (failure != null) {
+                restartAfter(failure);
             }
         }
     }
 
     private void commitOnStop() {
-        try {
-            commitCompleted();
-        } catch (RuntimeException e) {
-            log.warn("commit on stop failed; completed records since the last commit come again: {}", e.toString());
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                commitCompleted();
+                return;
+            } catch (WakeupException e) {
+                // the stop's wakeup landed here rather than in poll: it is consumed now, try once more
+            } catch (RuntimeException e) {
+                log.warn("commit on stop failed; completed records since the last commit come again: {}", e.toString());
+                return;
+            }
         }
     }
 
     private void restartAfter(Throwable error) {
-        lastError = error.getClass().getName() + ": " + error.getMessage();
         log.error("DLQ ingest loop failed; restarting the consumer in {}", settings.restartBackoff(), error);
         metrics.restarted();
         abandonAll();
         sleep(settings.restartBackoff());
     }
 
+    /** One round; the heartbeat moves only when a round completes, so a loop that keeps failing goes stale. */
     private void pollOnce() {
-        heartbeat = clock.instant();
         ConsumerRecords<byte[], byte[]> records = consumer.poll(settings.pollTimeout());
         List<Work> firstFailures = new ArrayList<>();
         for (TopicPartition partition : records.partitions()) {
@@ -201,7 +218,7 @@ public final class DlqConsumerLoop {
         }
         for (int from = 0; from < firstFailures.size(); from += settings.batchSize()) {
             List<Work> batch = List.copyOf(firstFailures.subList(from, Math.min(firstFailures.size(), from + settings.batchSize())));
-            workers.execute(() -> workBatch(batch));
+            submit(batch.size(), () -> workBatch(batch));
         }
         drainCompletions();
         commitCompleted();
@@ -209,6 +226,18 @@ public final class DlqConsumerLoop {
         Map<String, Integer> awaiting = new HashMap<>();
         progress.forEach((partition, state) -> awaiting.put(partition.toString(), state.awaitingCommit()));
         metrics.awaitingCommit(awaiting);
+        heartbeat = clock.instant();
+    }
+
+    /** Slots are taken only for work actually handed to a worker, so a failed round cannot leak them. */
+    private void submit(int records, Runnable task) {
+        inFlight.addAndGet(records);
+        try {
+            workers.execute(task);
+        } catch (RuntimeException e) {
+            inFlight.addAndGet(-records);
+            throw e;
+        }
     }
 
     /** First failures are collected for batched writing; everything else goes to a worker on its own. */
@@ -228,11 +257,10 @@ public final class DlqConsumerLoop {
         }
         state.received(record.offset());
         Work work = new Work(partition, epochs.getOrDefault(partition, 0), record, classification);
-        inFlight.incrementAndGet();
         if (classification instanceof Classification.Failure) {
             firstFailures.add(work);
         } else {
-            workers.execute(() -> work(work));
+            submit(1, () -> work(work));
         }
     }
 
@@ -248,9 +276,15 @@ public final class DlqConsumerLoop {
         }
         try {
             handler.handleAll(current.stream().map(work -> new RecordHandler.Classified(work.record(), work.classification())).toList());
-        } catch (Exception e) {
+        } catch (Throwable e) {
             log.warn("writing a batch of {} DLQ records failed, writing them one by one: {}", current.size(), e.toString());
-            current.forEach(this::work);
+            for (Work work : current) {
+                try {
+                    workers.execute(() -> work(work)); // its slot is already counted
+                } catch (RuntimeException rejected) {
+                    inFlight.decrementAndGet(); // stopping: the record comes again
+                }
+            }
             return;
         }
         for (Work work : current) {
@@ -260,12 +294,22 @@ public final class DlqConsumerLoop {
         inFlight.addAndGet(-current.size());
     }
 
-    /** Pause-partition policy: hold the partition at the bad record; a failed pause or seek stops this consumer. */
+    /**
+     * Pause-partition policy: hold the partition at the bad record. If the pause or the seek fails,
+     * the loop cannot keep its promise for that partition: it stops, and readiness goes DOWN.
+     */
     private void block(TopicPartition partition, long offset, String reason) {
         log.error("DLQ record {}@{} is malformed ({}); partition paused and nothing past it committed", partition, offset, reason);
-        consumer.pause(List.of(partition));
-        paused.add(partition);
-        consumer.seek(partition, offset);
+        try {
+            consumer.pause(List.of(partition));
+            paused.add(partition);
+            consumer.seek(partition, offset);
+        } catch (RuntimeException e) {
+            lastError = "pause/seek of " + partition + " at " + offset + " failed: " + e;
+            log.error("could not hold {} at {}; stopping DLQ ingest", partition, offset, e);
+            running = false;
+            throw e;
+        }
         progress.get(partition).rewindTo(offset);
         blocked.put(partition, "offset " + offset + ": " + reason);
         metrics.blocked();
@@ -294,7 +338,7 @@ public final class DlqConsumerLoop {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
-                } catch (Exception e) {
+                } catch (Throwable e) {
                     long wait = retries.nextBackOff();
                     log.warn("writing DLQ record {}@{} failed, retrying in {} ms: {}", partition, record.offset(), wait, e.toString());
                     if (!sleep(Duration.ofMillis(wait))) {
@@ -380,7 +424,6 @@ public final class DlqConsumerLoop {
 
     private void closeConsumer() {
         Consumer<byte[], byte[]> current = consumer;
-        consumer = null;
         if (current != null) {
             try {
                 current.close(Duration.ofSeconds(5));
@@ -388,6 +431,7 @@ public final class DlqConsumerLoop {
                 log.warn("closing the DLQ consumer failed: {}", e.toString());
             }
         }
+        consumer = null;
     }
 
     private static boolean sleep(Duration duration) {
