@@ -35,6 +35,8 @@ import org.axonframework.queryhandling.QueryGateway;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.http.HttpResponse;
@@ -103,6 +105,7 @@ class FoundationSmokeIT {
             assertThat(published).anySatisfy(record -> isIncidentOpened(record, early))
                     .anySatisfy(record -> isIncidentOpened(record, late));
             assertThat(health(app)).contains("\"status\":\"UP\"").contains("\"dlqIngest\"").contains("lastPoll");
+            assertThat(app.getBean(HealthEndpoint.class).healthForPath("liveness", "dlqIngestLiveness").getStatus()).isEqualTo(Status.UP);
         }
     }
 

@@ -112,13 +112,23 @@ public class IngestConfiguration {
         };
     }
 
-    /** Always present, as the readiness group names it; with ingest disabled it says so and is UP. */
+    /** Readiness: not polling for a short while. Always present, as the group names it; UP when ingest is disabled. */
     @Bean
     HealthIndicator dlqIngestHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
+        return pollingWithin(loop, properties.readinessTimeout());
+    }
+
+    /** Liveness: not polling for much longer (a stopped or hung loop), so that the instance is replaced. */
+    @Bean
+    HealthIndicator dlqIngestLivenessHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
+        return pollingWithin(loop, properties.livenessTimeout());
+    }
+
+    private static HealthIndicator pollingWithin(ObjectProvider<DlqConsumerLoop> loop, Duration bound) {
         DlqConsumerLoop running = loop.getIfAvailable();
         if (running == null) {
             return () -> Health.up().withDetail("enabled", false).build();
         }
-        return new IngestHealthIndicator(running, properties.readinessTimeout(), Clock.systemUTC());
+        return new IngestHealthIndicator(running, bound, Clock.systemUTC());
     }
 }

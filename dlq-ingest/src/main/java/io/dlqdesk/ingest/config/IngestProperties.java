@@ -35,5 +35,6 @@ public record IngestProperties(
         @NotNull @DefaultValue("200ms") Duration retryInitialBackoff,
         @NotNull @DefaultValue("10s") Duration retryMaxBackoff,
         @NotNull @DefaultValue("2s") Duration restartBackoff,
-        @NotNull @DefaultValue("30s") Duration readinessTimeout) {
+        @NotNull @DefaultValue("30s") Duration readinessTimeout,
+        @NotNull @DefaultValue("5m") Duration livenessTimeout) {
 }

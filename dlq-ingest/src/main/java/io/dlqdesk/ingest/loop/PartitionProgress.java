@@ -18,6 +18,8 @@ final class PartitionProgress {
     private final Set<Long> done = new HashSet<>();
     private long committable = -1;
     private long committed = -1;
+    /** Records in the completed prefix whose position is not committed yet. */
+    private int doneUncommitted;
 
     void received(long offset) {
         Long last = pending.peekLast();
@@ -31,6 +33,7 @@ final class PartitionProgress {
         done.add(offset);
         while (!pending.isEmpty() && done.remove(pending.peekFirst())) {
             committable = pending.removeFirst() + 1;
+            doneUncommitted++;
         }
     }
 
@@ -46,12 +49,16 @@ final class PartitionProgress {
         return committable > committed ? OptionalLong.of(committable) : OptionalLong.empty();
     }
 
+    /** {@code position} is what {@link #toCommit()} offered: everything done so far is now committed. */
     void commitSucceeded(long position) {
         committed = Math.max(committed, position);
+        if (committed >= committable) {
+            doneUncommitted = 0;
+        }
     }
 
-    /** Received records not yet committable: in flight, or done behind one that is not. */
+    /** Received records not committed yet: in flight, done behind one that is not, or done and waiting for a commit. */
     int awaitingCommit() {
-        return pending.size();
+        return pending.size() + doneUncommitted;
     }
 }

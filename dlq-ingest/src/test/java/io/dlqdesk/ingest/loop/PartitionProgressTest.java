@@ -43,6 +43,17 @@ class PartitionProgressTest {
         progress.completed(12);
         progress.completed(15);
         assertThat(progress.toCommit()).hasValue(16);
+        progress.commitSucceeded(16);
+        assertThat(progress.awaitingCommit()).isZero();
+    }
+
+    @Test
+    void recordsDoneButNotYetCommittedStillCountAsAwaitingCommit() {
+        PartitionProgress progress = received(1, 2);
+        progress.completed(1);
+        progress.completed(2);
+        assertThat(progress.awaitingCommit()).isEqualTo(2);
+        progress.commitSucceeded(3);
         assertThat(progress.awaitingCommit()).isZero();
     }
 
@@ -62,10 +73,10 @@ class PartitionProgressTest {
         PartitionProgress progress = received(5, 6, 7);
         progress.completed(5);
         progress.rewindTo(6);
-        assertThat(progress.awaitingCommit()).isZero();
+        assertThat(progress.awaitingCommit()).isEqualTo(1); // 5: done, not committed
         assertThat(progress.toCommit()).hasValue(6);
         progress.received(6);
-        assertThat(progress.awaitingCommit()).isEqualTo(1);
+        assertThat(progress.awaitingCommit()).isEqualTo(2);
     }
 
     @Test
