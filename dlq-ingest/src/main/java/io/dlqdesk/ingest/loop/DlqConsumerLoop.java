@@ -31,6 +31,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -53,6 +56,11 @@ public final class DlqConsumerLoop {
     private final RecordHandler handler;
     private final LoopSettings settings;
     private final ExecutorService workers;
+    private final ScheduledExecutorService retryScheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "dlq-ingest-retry");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final Clock clock;
 
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -120,6 +128,7 @@ public final class DlqConsumerLoop {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        retryScheduler.shutdownNow();
         workers.shutdownNow();
     }
 
@@ -278,13 +287,7 @@ public final class DlqConsumerLoop {
             handler.handleAll(current.stream().map(work -> new RecordHandler.Classified(work.record(), work.classification())).toList());
         } catch (Throwable e) {
             log.warn("writing a batch of {} DLQ records failed, writing them one by one: {}", current.size(), e.toString());
-            for (Work work : current) {
-                try {
-                    workers.execute(() -> work(work)); // its slot is already counted
-                } catch (RuntimeException rejected) {
-                    inFlight.decrementAndGet(); // stopping: the record comes again
-                }
-            }
+            current.forEach(work -> handOver(() -> work(work))); // their slots are already counted
             return;
         }
         for (Work work : current) {
@@ -315,40 +318,60 @@ public final class DlqConsumerLoop {
         metrics.blocked();
     }
 
-    /** On a worker: retried with backoff until it succeeds or its partition is no longer ours. */
     private void work(Work work) {
-        TopicPartition partition = work.partition();
-        int epoch = work.epoch();
-        ConsumerRecord<byte[], byte[]> record = work.record();
-        Classification classification = work.classification();
-        ExponentialBackOff backOff = new ExponentialBackOff(settings.retryInitialBackoff().toMillis(), 2.0);
-        backOff.setMaxInterval(settings.retryMaxBackoff().toMillis());
-        BackOffExecution retries = backOff.start();
+        attempt(work, null);
+    }
+
+    /**
+     * One try on a worker. A failure is retried with backoff from a scheduler, not by sleeping on the
+     * worker: records that keep failing must not occupy every worker and so stall other partitions.
+     * The record keeps its slot until it is written or its partition is no longer ours.
+     */
+    private void attempt(Work work, BackOffExecution backOff) {
+        boolean release = true;
         try {
-            while (current(partition, epoch)) {
-                try {
-                    handler.handle(record, classification);
-                    if (classification instanceof Classification.Malformed) {
-                        metrics.quarantined();
-                    } else {
-                        metrics.ingested();
-                    }
-                    completions.add(new Completion(partition, epoch, record.offset()));
-                    return;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                } catch (Throwable e) {
-                    long wait = retries.nextBackOff();
-                    log.warn("writing DLQ record {}@{} failed, retrying in {} ms: {}", partition, record.offset(), wait, e.toString());
-                    if (!sleep(Duration.ofMillis(wait))) {
-                        return;
-                    }
-                }
+            if (!current(work.partition(), work.epoch())) {
+                return;
+            }
+            handler.handle(work.record(), work.classification());
+            if (work.classification() instanceof Classification.Malformed) {
+                metrics.quarantined();
+            } else {
+                metrics.ingested();
+            }
+            completions.add(new Completion(work.partition(), work.epoch(), work.record().offset()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // stopping: the record comes again
+        } catch (Throwable e) {
+            BackOffExecution next = backOff != null ? backOff : newBackOff();
+            long wait = next.nextBackOff();
+            log.warn("writing DLQ record {}@{} failed, retrying in {} ms: {}", work.partition(), work.record().offset(), wait, e.toString());
+            try {
+                retryScheduler.schedule(() -> handOver(() -> attempt(work, next)), wait, TimeUnit.MILLISECONDS);
+                release = false;
+            } catch (RejectedExecutionException stopping) {
+                // the record comes again
             }
         } finally {
+            if (release) {
+                inFlight.decrementAndGet();
+            }
+        }
+    }
+
+    /** Runs a record's next try on a worker; if the workers are gone (stopping), its slot is released. */
+    private void handOver(Runnable task) {
+        try {
+            workers.execute(task);
+        } catch (RejectedExecutionException stopping) {
             inFlight.decrementAndGet();
         }
+    }
+
+    private BackOffExecution newBackOff() {
+        ExponentialBackOff backOff = new ExponentialBackOff(settings.retryInitialBackoff().toMillis(), 2.0);
+        backOff.setMaxInterval(settings.retryMaxBackoff().toMillis());
+        return backOff.start();
     }
 
     private boolean current(TopicPartition partition, int epoch) {

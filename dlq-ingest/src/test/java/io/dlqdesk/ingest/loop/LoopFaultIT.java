@@ -56,6 +56,7 @@ class LoopFaultIT {
     private final AtomicBoolean failNextCommit = new AtomicBoolean();
     private volatile CountDownLatch commitGate;
     private volatile boolean failBatches;
+    private volatile int alwaysFailsOnPartition = -1;
     private final AtomicInteger batchesRefused = new AtomicInteger();
     private DlqConsumerLoop loop;
 
@@ -133,6 +134,23 @@ class LoopFaultIT {
         assertThat(batchesRefused.get()).isPositive();
     }
 
+    @Test
+    void recordsThatKeepFailingHoldOnlyTheirOwnPartition(KafkaBroker broker) throws Exception {
+        String topic = topicWithRecords(broker, "stuck");
+        alwaysFailsOnPartition = 0; // more failing records than workers
+        loop = startLoop(broker, topic);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            for (long offset = 0; offset < RECORDS_PER_PARTITION; offset++) {
+                assertThat(handled).containsKey(topic + "/1/" + offset);
+            }
+            assertThat(committed(broker, topic, 1)).isEqualTo((long) RECORDS_PER_PARTITION);
+        });
+        assertThat(committed(broker, topic, 0)).isNull();
+        assertThat(handled.keySet()).noneMatch(key -> key.startsWith(topic + "/0/"));
+        assertThat(health().getStatus()).isEqualTo(Status.UP);
+    }
+
     private DlqConsumerLoop startLoop(KafkaBroker broker, String topic) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
@@ -145,6 +163,9 @@ class LoopFaultIT {
         RecordHandler recording = new RecordHandler() {
             @Override
             public void handle(ConsumerRecord<byte[], byte[]> record, Classification classification) {
+                if (record.partition() == alwaysFailsOnPartition) {
+                    throw new IllegalStateException("injected permanent failure");
+                }
                 handled.merge(record.topic() + "/" + record.partition() + "/" + record.offset(), 1, Integer::sum);
             }
 
