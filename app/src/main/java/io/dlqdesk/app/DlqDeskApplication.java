@@ -2,13 +2,14 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.ingest.config.IngestConfiguration;
 import io.dlqdesk.projections.ProjectionsConfiguration;
+import io.dlqdesk.retention.RetentionConfiguration;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
-@Import({ProjectionsConfiguration.class, IngestConfiguration.class})
+@Import({ProjectionsConfiguration.class, IngestConfiguration.class, RetentionConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class})
 public class DlqDeskApplication {
 

@@ -8,6 +8,7 @@ import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.queryhandling.QueryHandler;
 import org.springframework.stereotype.Component;
 
+import java.util.List;
 import java.util.Optional;
 
 /** The incident list read model. Resettable: a reset clears the table and events rebuild it. */
@@ -34,6 +35,11 @@ public class IncidentSummaryProjection {
     @QueryHandler
     Optional<IncidentSummaryView> handle(FindIncidentSummaryQuery query) {
         return repository.findById(query.incidentId().value()).map(IncidentSummaryEntity::toView);
+    }
+
+    @QueryHandler
+    List<String> handle(FindIncidentTopicsQuery query) {
+        return repository.findDistinctTopics();
     }
 
     @ResetHandler

@@ -1,0 +1,115 @@
+package io.dlqdesk.retention;
+
+import io.dlqdesk.projections.incident.FindIncidentTopicsQuery;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Refuses to be created when the retention budget does not hold (so the service does not start),
+ * and checks the source topics at start-up and then every {@code check-interval}: a WARN log and a
+ * metric for every flagged topic.
+ */
+public class RetentionGuard implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(RetentionGuard.class);
+
+    private final RetentionProperties properties;
+    private final Duration replayWindow;
+    private final TopicRetentionInspector inspector;
+    private final QueryGateway queries;
+    private final Clock clock;
+    private final AtomicInteger flaggedTopics = new AtomicInteger();
+    private final MultiGauge flags;
+    private ScheduledExecutorService scheduler;
+
+    public RetentionGuard(RetentionProperties properties, Duration replayWindow, TopicRetentionInspector inspector, QueryGateway queries,
+                          MeterRegistry meters, Clock clock) {
+        List<String> violations = new RetentionBudget(replayWindow, properties.clockSkewMargin(), properties.cleanupDelayMargin(),
+                properties.consumerIdempotencyRetention()).violations();
+        if (!violations.isEmpty()) {
+            throw new IllegalStateException("retention budget does not hold, refusing to start: " + String.join("; ", violations));
+        }
+        this.properties = properties;
+        this.replayWindow = replayWindow;
+        this.inspector = inspector;
+        this.queries = queries;
+        this.clock = clock;
+        Gauge.builder("dlq.retention.flagged_topics", flaggedTopics, AtomicInteger::get)
+                .description("source topics whose retention makes replay unsafe").register(meters);
+        this.flags = MultiGauge.builder("dlq.retention.flag").description("1 per flagged source topic and flag").register(meters);
+    }
+
+    /** The source topics seen in incidents plus the configured ones, as the brokers have them now. */
+    public RetentionReport report() {
+        TreeSet<String> topics = new TreeSet<>(properties.topics());
+        topics.addAll(queries.query(new FindIncidentTopicsQuery(), ResponseTypes.multipleInstancesOf(String.class))
+                .orTimeout(properties.adminTimeout().toMillis(), TimeUnit.MILLISECONDS).join());
+        return new RetentionReport(clock.instant(), replayWindow.toString(), inspector.inspect(topics, replayWindow));
+    }
+
+    void check() {
+        try {
+            RetentionReport report = report();
+            List<MultiGauge.Row<?>> rows = new ArrayList<>();
+            int flagged = 0;
+            for (TopicRetention topic : report.topics()) {
+                if (topic.flags().isEmpty()) {
+                    continue;
+                }
+                flagged++;
+                log.warn("source topic {} is unsafe for replay: {} {} {}", topic.topic(), topic.flags(), topic.configs(),
+                        topic.error() == null ? "" : topic.error());
+                topic.flags().forEach(flag -> rows.add(MultiGauge.Row.of(Tags.of("topic", topic.topic(), "flag", flag.name()), 1)));
+            }
+            flaggedTopics.set(flagged);
+            flags.register(rows, true);
+        } catch (RuntimeException e) {
+            log.warn("retention check failed: {}", e.toString());
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "retention-guard");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::check, 0, properties.checkInterval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+            scheduler = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return scheduler != null;
+    }
+
+    /** When the report was made, the window it was judged against, and every topic. */
+    public record RetentionReport(Instant checkedAt, String replayWindow, List<TopicRetention> topics) {
+    }
+}
