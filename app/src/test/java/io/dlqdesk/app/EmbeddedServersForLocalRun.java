@@ -30,6 +30,10 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
     static final String DATABASE_PORT = "dlqdesk.embedded.database-port";
     static final String KAFKA_PORT = "dlqdesk.embedded.kafka-port";
     private static final String DATABASE_NAME = "dlqdesk";
+    private static final Map<Integer, String[]> LOCAL_USERS = Map.of(
+            0, new String[] {"viewer", "{bcrypt}$2a$10$qJjWno9iOO8BRxjnwULHp.9Pl5O4.XShGaoUNRayWa4jEqxxAfebK", "VIEWER"},
+            1, new String[] {"operator", "{bcrypt}$2a$10$z3e5Wk7fy19nNeypk6MUMuHhfMTwFMF0NeordgW/veKjxhtuvW8x.", "OPERATOR"},
+            2, new String[] {"admin", "{bcrypt}$2a$10$CHP9AdClX3hSTky/U3y0rOsDem/PcxLiEUk8KZ/ZuPurzv4yUnJ9m", "ADMIN"});
 
     private final List<Runnable> stops = new ArrayList<>();
 
@@ -73,6 +77,15 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
         }
         if (!env.containsProperty("server.address")) {
             properties.put("server.address", "127.0.0.1");
+        }
+        if (!env.containsProperty("dlqdesk.security.users[0].name")) {
+            // documented local-only users (README); the passwords are stored as bcrypt hashes all the same
+            LOCAL_USERS.forEach((index, user) -> {
+                properties.put("dlqdesk.security.users[" + index + "].name", user[0]);
+                properties.put("dlqdesk.security.users[" + index + "].password-hash", user[1]);
+                properties.put("dlqdesk.security.users[" + index + "].roles", user[2]);
+            });
+            System.out.println("[embedded] local users: viewer/viewer-local, operator/operator-local, admin/admin-local");
         }
         env.getPropertySources().addFirst(new MapPropertySource("embeddedServers", properties));
     }

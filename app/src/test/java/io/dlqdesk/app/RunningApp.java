@@ -4,16 +4,24 @@ import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.TestDatabase;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** Starts the whole application on a test's real database and broker, as a user would configure it. */
 final class RunningApp {
+
+    /** Every test user (viewer, operator, admin, deployer: named after their role) has this password. */
+    static final String PASSWORD = "test-password";
+    private static final String PASSWORD_HASH = "{bcrypt}" + new BCryptPasswordEncoder(4).encode(PASSWORD);
 
     private RunningApp() {
     }
@@ -26,6 +34,12 @@ final class RunningApp {
         properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
         properties.put("server.port", "0");
         properties.put("server.address", "127.0.0.1");
+        String[] roles = {"VIEWER", "OPERATOR", "ADMIN", "DEPLOYER"};
+        for (int i = 0; i < roles.length; i++) {
+            properties.put("dlqdesk.security.users[" + i + "].name", roles[i].toLowerCase(Locale.ROOT));
+            properties.put("dlqdesk.security.users[" + i + "].password-hash", PASSWORD_HASH);
+            properties.put("dlqdesk.security.users[" + i + "].roles", roles[i]);
+        }
         properties.putAll(extra);
         return properties;
     }
@@ -40,9 +54,22 @@ final class RunningApp {
         return new SpringApplicationBuilder(DlqDeskApplication.class).run(args);
     }
 
+    /** Anonymous. */
     static HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
-        String port = app.getEnvironment().getProperty("local.server.port");
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return send(app, request(app, path).build());
+    }
+
+    /** As a test user, with HTTP Basic. */
+    static HttpResponse<String> get(ConfigurableApplicationContext app, String path, String user, String password) throws Exception {
+        String credentials = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return send(app, request(app, path).header("Authorization", "Basic " + credentials).build());
+    }
+
+    private static HttpRequest.Builder request(ConfigurableApplicationContext app, String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path));
+    }
+
+    private static HttpResponse<String> send(ConfigurableApplicationContext app, HttpRequest request) throws Exception {
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
     }
 }
