@@ -1,6 +1,6 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.api.SecurityConfiguration;
+import io.dlqdesk.api.ApiConfiguration;
 import io.dlqdesk.ingest.config.IngestConfiguration;
 import io.dlqdesk.projections.ProjectionsConfiguration;
 import io.dlqdesk.retention.RetentionConfiguration;
@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
-@Import({ProjectionsConfiguration.class, IngestConfiguration.class, RetentionConfiguration.class, SecurityConfiguration.class})
+@Import({ProjectionsConfiguration.class, IngestConfiguration.class, RetentionConfiguration.class, ApiConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class})
 public class DlqDeskApplication {
 

@@ -6,6 +6,9 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Sort;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
@@ -35,6 +38,13 @@ public class IncidentSummaryProjection {
     @QueryHandler
     Optional<IncidentSummaryView> handle(FindIncidentSummaryQuery query) {
         return repository.findById(query.incidentId().value()).map(IncidentSummaryEntity::toView);
+    }
+
+    @QueryHandler
+    IncidentPage handle(ListIncidentsQuery query) {
+        Page<IncidentSummaryEntity> page = repository.search(query.topic(), query.consumerGroup(), query.status(),
+                PageRequest.of(query.page(), query.size(), Sort.by(Sort.Order.desc("detectedAt"), Sort.Order.asc("incidentId"))));
+        return new IncidentPage(page.map(IncidentSummaryEntity::toView).getContent(), query.page(), query.size(), page.getTotalElements());
     }
 
     @QueryHandler

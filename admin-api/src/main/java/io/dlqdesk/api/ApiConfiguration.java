@@ -1,0 +1,10 @@
+package io.dlqdesk.api;
+
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/** The REST API: controllers, their error mapping, and security. */
+@Configuration(proxyBeanMethods = false)
+@Import({SecurityConfiguration.class, IncidentController.class, ProblemAdvice.class})
+public class ApiConfiguration {
+}

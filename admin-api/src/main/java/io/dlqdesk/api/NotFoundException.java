@@ -1,0 +1,9 @@
+package io.dlqdesk.api;
+
+/** The thing named in the request does not exist (404). */
+public class NotFoundException extends RuntimeException {
+
+    public NotFoundException(String message) {
+        super(message);
+    }
+}
