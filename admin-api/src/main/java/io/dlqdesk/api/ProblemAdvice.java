@@ -1,9 +1,12 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.domain.IncidentCommandRefusedException;
+import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -18,6 +21,7 @@ public class ProblemAdvice {
 
     static final URI INVALID_INPUT = URI.create("urn:dlqdesk:problem:invalid-input");
     static final URI NOT_FOUND = URI.create("urn:dlqdesk:problem:not-found");
+    static final URI CONFLICT = URI.create("urn:dlqdesk:problem:conflict");
 
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail invalidInput(IllegalArgumentException e) {
@@ -32,6 +36,24 @@ public class ProblemAdvice {
     @ExceptionHandler(MissingServletRequestParameterException.class)
     ProblemDetail missingParameter(MissingServletRequestParameterException e) {
         return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, e.getMessage());
+    }
+
+    @ExceptionHandler(AggregateNotFoundException.class)
+    ProblemDetail unknownIncident(AggregateNotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, NOT_FOUND, "no incident " + e.getAggregateIdentifier());
+    }
+
+    /** The incident's state does not allow the command; {@code code} is the domain's stable reason. */
+    @ExceptionHandler(IncidentCommandRefusedException.class)
+    ProblemDetail refused(IncidentCommandRefusedException e) {
+        ProblemDetail problem = problem(HttpStatus.CONFLICT, CONFLICT, e.getMessage());
+        problem.setProperty("code", e.code().name());
+        return problem;
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ProblemDetail unreadableBody(HttpMessageNotReadableException e) {
+        return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, "the request body is not the expected JSON");
     }
 
     @ExceptionHandler(NotFoundException.class)

@@ -52,6 +52,8 @@ public class SecurityConfiguration {
                         .requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness").permitAll()
                         .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
                         .requestMatchers(HttpMethod.GET, "/api/v1/**").hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
+                        .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/acknowledge", "/api/v1/incidents/*/resolve",
+                                "/api/v1/incidents/*/discard").hasRole(Role.OPERATOR.name())
                         .anyRequest().authenticated())
                 .exceptionHandling(errors -> errors
                         .authenticationEntryPoint((request, response, e) -> {

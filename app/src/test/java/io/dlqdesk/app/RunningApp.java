@@ -65,6 +65,13 @@ final class RunningApp {
         return send(app, request(app, path).header("Authorization", "Basic " + credentials).build());
     }
 
+    /** A JSON POST as a test user, with HTTP Basic. */
+    static HttpResponse<String> post(ConfigurableApplicationContext app, String path, String user, String json) throws Exception {
+        String credentials = Base64.getEncoder().encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        return send(app, request(app, path).header("Authorization", "Basic " + credentials).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     private static HttpRequest.Builder request(ConfigurableApplicationContext app, String path) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path));
     }

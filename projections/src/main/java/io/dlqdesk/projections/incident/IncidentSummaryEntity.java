@@ -56,6 +56,10 @@ class IncidentSummaryEntity {
         this.detectedAt = detectedAt;
     }
 
+    void status(IncidentStatus status) {
+        this.status = status;
+    }
+
     IncidentSummaryView toView() {
         return new IncidentSummaryView(incidentId, topic, partition, offset, consumerGroup, status, detectedAt);
     }

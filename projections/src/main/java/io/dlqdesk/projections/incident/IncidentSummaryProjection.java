@@ -1,6 +1,11 @@
 package io.dlqdesk.projections.incident;
 
+import io.dlqdesk.domain.api.IncidentAcknowledged;
+import io.dlqdesk.domain.api.IncidentDiscarded;
+import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.IncidentReopened;
+import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -33,6 +38,33 @@ public class IncidentSummaryProjection {
         var key = event.failureKey();
         repository.save(new IncidentSummaryEntity(event.incidentId().value(), key.topic(), key.partition(), key.offset(),
                 key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt()));
+    }
+
+    @EventHandler
+    void on(IncidentAcknowledged event) {
+        status(event.incidentId(), IncidentStatus.ACKED);
+    }
+
+    @EventHandler
+    void on(IncidentResolved event) {
+        status(event.incidentId(), IncidentStatus.RESOLVED);
+    }
+
+    @EventHandler
+    void on(IncidentDiscarded event) {
+        status(event.incidentId(), IncidentStatus.DISCARDED);
+    }
+
+    @EventHandler
+    void on(IncidentReopened event) {
+        status(event.incidentId(), IncidentStatus.OPEN);
+    }
+
+    /** Events of one incident arrive after its IncidentOpened (same aggregate, same segment, in order). */
+    private void status(IncidentId incidentId, IncidentStatus status) {
+        IncidentSummaryEntity summary = repository.findById(incidentId.value())
+                .orElseThrow(() -> new IllegalStateException("no summary for " + incidentId + " before its status changed"));
+        summary.status(status);
     }
 
     @QueryHandler

@@ -1,0 +1,114 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Operator commands through the API: roles, mandatory reason, the authenticated principal, 409 on a state conflict. */
+@RealInfrastructure
+class IncidentCommandIT {
+
+    private static final String NONCE = "c" + System.nanoTime();
+    private static ConfigurableApplicationContext app;
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker broker) {
+        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-" + NONCE + "-incident-events"));
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    @Test
+    void anOperatorAcknowledgesThenResolvesWithAReasonAndTheEventsRecordWhoDidIt() throws Exception {
+        String id = open(1);
+        assertThat(RunningApp.post(app, path(id, "acknowledge"), "operator", "{\"reason\":\"looking at the price service\"}").statusCode())
+                .isEqualTo(204);
+        assertThat(RunningApp.post(app, path(id, "resolve"), "operator", "{\"reason\":\"price service fixed, replayed by hand\"}").statusCode())
+                .isEqualTo(204);
+
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                RunningApp.get(app, "/api/v1/incidents/" + id, "viewer", RunningApp.PASSWORD).body().contains("\"status\":\"RESOLVED\""));
+        String acknowledged = payload(id, "IncidentAcknowledged");
+        assertThat(acknowledged).contains("\"principal\":\"operator\"", "\"reason\":\"looking at the price service\"");
+    }
+
+    @Test
+    void aViewerMayNotCommand() throws Exception {
+        String id = open(2);
+        HttpResponse<String> response = RunningApp.post(app, path(id, "acknowledge"), "viewer", "{\"reason\":\"x\"}");
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(response.body()).contains("urn:dlqdesk:problem:forbidden");
+    }
+
+    @Test
+    void theReasonIsMandatoryAndAPrincipalInTheBodyIsIgnored() throws Exception {
+        String id = open(3);
+        for (String body : new String[] {"{}", "{\"reason\":\"   \"}", ""}) {
+            HttpResponse<String> response = RunningApp.post(app, path(id, "acknowledge"), "operator", body);
+            assertThat(response.statusCode()).as(body).isEqualTo(400);
+            assertThat(response.body()).as(body).contains("urn:dlqdesk:problem:invalid-input");
+        }
+        assertThat(RunningApp.post(app, path(id, "acknowledge"), "admin", "{\"reason\":\"on it\",\"principal\":\"someone-else\"}").statusCode())
+                .isEqualTo(204);
+        assertThat(payload(id, "IncidentAcknowledged")).contains("\"principal\":\"admin\"").doesNotContain("someone-else");
+    }
+
+    @Test
+    void aCommandTheIncidentsStateDoesNotAllowIsA409WithTheDomainsCode() throws Exception {
+        String id = open(4);
+        HttpResponse<String> early = RunningApp.post(app, path(id, "resolve"), "operator", "{\"reason\":\"done\"}");
+        assertThat(early.statusCode()).isEqualTo(409);
+        assertThat(early.body()).contains("urn:dlqdesk:problem:conflict", "\"code\":\"NOT_ACKNOWLEDGED\"");
+        assertThat(RunningApp.post(app, path(id, "acknowledge"), "operator", "{\"reason\":\"mine\"}").statusCode()).isEqualTo(204);
+        assertThat(RunningApp.post(app, path(id, "acknowledge"), "operator", "{\"reason\":\"mine again\"}").body()).contains("\"code\":\"NOT_OPEN\"");
+    }
+
+    @Test
+    void unknownAndMalformedIdsAre404And400() throws Exception {
+        String unknown = IncidentId.of(new FailureKey("nowhere-" + NONCE, 0, 0, "g")).value();
+        assertThat(RunningApp.post(app, path(unknown, "acknowledge"), "operator", "{\"reason\":\"x\"}").statusCode()).isEqualTo(404);
+        assertThat(RunningApp.post(app, path("inc-123", "acknowledge"), "operator", "{\"reason\":\"x\"}").statusCode()).isEqualTo(400);
+    }
+
+    private static String open(long offset) {
+        FailureKey key = new FailureKey("orders-" + NONCE, 0, offset, "billing");
+        app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(
+                new FailedRecord(key, new RecordLocation("orders.dlq", 0, offset), RecordKey.NONE, null, null, null, null),
+                Duration.ofDays(7), Instant.now()));
+        return IncidentId.of(key).value();
+    }
+
+    private static String path(String id, String command) {
+        return "/api/v1/incidents/" + id + "/" + command;
+    }
+
+    private static String payload(String id, String eventType) {
+        byte[] payload = app.getBean(JdbcTemplate.class).queryForObject(
+                "SELECT payload FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type LIKE ?", byte[].class, id, "%." + eventType);
+        return new String(payload, StandardCharsets.UTF_8);
+    }
+}
