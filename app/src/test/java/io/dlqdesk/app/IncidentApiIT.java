@@ -1,15 +1,10 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,9 +34,7 @@ class IncidentApiIT {
         Instant now = Instant.parse("2026-11-30T08:00:00Z");
         int second = 0;
         for (FailureKey key : new FailureKey[] {ORDERS_1, ORDERS_2, PAYMENTS_1}) {
-            app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(
-                    new FailedRecord(key, new RecordLocation(key.topic() + ".dlq", 0, key.offset()), RecordKey.NONE, null, null, null, null),
-                    Duration.ofDays(7), now.plusSeconds(second++)));
+            RunningApp.openIncident(app, key, now.plusSeconds(second++));
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> read("/api/v1/incidents?size=500").body().contains(IncidentId.of(PAYMENTS_1).value()));
     }

@@ -1,15 +1,10 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,11 +90,7 @@ class IncidentCommandIT {
     }
 
     private static String open(long offset) {
-        FailureKey key = new FailureKey("orders-" + NONCE, 0, offset, "billing");
-        app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(
-                new FailedRecord(key, new RecordLocation("orders.dlq", 0, offset), RecordKey.NONE, null, null, null, null),
-                Duration.ofDays(7), Instant.now()));
-        return IncidentId.of(key).value();
+        return RunningApp.openIncident(app, new FailureKey("orders-" + NONCE, 0, offset, "billing"), Instant.now()).value();
     }
 
     private static String path(String id, String command) {

@@ -1,16 +1,11 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -42,10 +37,7 @@ class RetentionGuardIT {
                 "dlqdesk.retention.topics", configured,
                 "dlqdesk.retention.check-interval", "1s",
                 "dlqdesk.events-topic", "it-" + nonce + "-incident-events"))) {
-            FailureKey key = new FailureKey(shortLived, 0, 5, "billing");
-            app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(
-                    new FailedRecord(key, new RecordLocation(shortLived + ".dlq", 0, 1), RecordKey.NONE, null, null, null, null),
-                    Duration.ofDays(7), Instant.now()));
+            RunningApp.openIncident(app, new FailureKey(shortLived, 0, 5, "billing"), Instant.now());
 
             await().atMost(WAIT).untilAsserted(() -> {
                 HttpResponse<String> response = RunningApp.get(app, "/api/v1/topics/retention", "viewer", RunningApp.PASSWORD);

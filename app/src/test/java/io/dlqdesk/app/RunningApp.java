@@ -1,7 +1,14 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.TestDatabase;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
@@ -11,6 +18,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Locale;
@@ -46,6 +55,14 @@ final class RunningApp {
 
     static ConfigurableApplicationContext start(TestDatabase database, KafkaBroker broker, Map<String, Object> extra) {
         return run(properties(database, broker, extra));
+    }
+
+    /** Opens an incident for {@code key} with only the mandatory facts (no eventId, timestamp or hash). */
+    static IncidentId openIncident(ConfigurableApplicationContext app, FailureKey key, Instant detectedAt) {
+        app.getBean(CommandGateway.class).sendAndWait(OpenIncidentCommand.forFailure(
+                new FailedRecord(key, new RecordLocation(key.topic() + ".dlq", 0, key.offset()), RecordKey.NONE, null, null, null, null),
+                Duration.ofDays(7), detectedAt));
+        return IncidentId.of(key);
     }
 
     /** As command-line arguments: they take precedence over the shipped application.yml. */
