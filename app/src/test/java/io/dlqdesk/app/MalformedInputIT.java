@@ -128,6 +128,11 @@ class MalformedInputIT {
             assertThat(openedPayload(jdbc, new FailureKey(original, 0, 16, OURS))).contains("ROOT_INCIDENT_MISMATCH");
             assertThat(openedPayload(jdbc, new FailureKey(original, 0, 20, OURS))).doesNotContain("MISMATCH");
 
+            // operators read the quarantine through the API
+            String quarantine = RunningApp.get(app, "/api/v1/quarantine?topic=" + dlqTopic + "&size=100", "viewer", RunningApp.PASSWORD).body();
+            assertThat(quarantine).contains("\"total\":" + malformed.size()).contains("kafka_dlt-original-partition: missing")
+                    .contains("\"dlqOffset\":" + dlqOffsets.get("3-byte partition"));
+
             // a re-failure naming a real incident that never had a replay: its own incident, recording every failed check
             String existingRoot = IncidentId.of(new FailureKey(original, 0, 10, OURS)).value();
             try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlqdesk.ingest.classify.ClassifierSettings;
 import io.dlqdesk.ingest.classify.DlqRecordClassifier;
 import io.dlqdesk.ingest.loop.DlqConsumerLoop;
+import io.dlqdesk.ingest.quarantine.QuarantineQueries;
 import io.dlqdesk.ingest.loop.IncidentWriter;
 import io.dlqdesk.ingest.loop.IngestMetrics;
 import io.dlqdesk.ingest.loop.LoopSettings;
@@ -38,6 +39,12 @@ import java.util.regex.Pattern;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(IngestProperties.class)
 public class IngestConfiguration {
+
+    /** Registered with Axon's query bus by the Spring integration (a bean with @QueryHandler methods). */
+    @Bean
+    QuarantineQueries quarantineQueries(JdbcTemplate jdbc) {
+        return new QuarantineQueries(jdbc);
+    }
 
     @Bean
     QuarantineStore quarantineStore(JdbcTemplate jdbc) {

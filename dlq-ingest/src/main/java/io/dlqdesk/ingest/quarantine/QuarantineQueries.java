@@ -1,0 +1,33 @@
+package io.dlqdesk.ingest.quarantine;
+
+import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/** Answers queries about the quarantine table, which this module owns. */
+public class QuarantineQueries {
+
+    private final JdbcTemplate jdbc;
+
+    public QuarantineQueries(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @QueryHandler
+    public QuarantinePage handle(ListQuarantineQuery query) {
+        String where = query.dlqTopic() == null ? "" : " WHERE dlq_topic = ?";
+        Object[] filter = query.dlqTopic() == null ? new Object[0] : new Object[] {query.dlqTopic()};
+        long total = jdbc.queryForObject("SELECT COUNT(*) FROM dlq_quarantine" + where, Long.class, filter);
+        List<QuarantinedRecord> items = jdbc.query("SELECT dlq_topic, dlq_partition, dlq_offset, reason, quarantined_at, headers_json,"
+                        + " LENGTH(record_key) AS key_bytes, LENGTH(record_value) AS value_bytes FROM dlq_quarantine" + where
+                        + " ORDER BY quarantined_at DESC, id DESC LIMIT " + query.size() + " OFFSET " + ((long) query.page() * query.size()),
+                (row, number) -> new QuarantinedRecord(row.getString("dlq_topic"), row.getInt("dlq_partition"), row.getLong("dlq_offset"),
+                        row.getString("reason"), row.getObject("quarantined_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
+                        row.getString("headers_json"), row.getObject("key_bytes", Integer.class), row.getObject("value_bytes", Integer.class)),
+                filter);
+        return new QuarantinePage(items, query.page(), query.size(), total);
+    }
+}
