@@ -51,6 +51,9 @@ public class SecurityConfiguration {
                 .authorizeHttpRequests(requests -> requests
                         .requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness").permitAll()
                         .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
+                        // the API's description is for anyone who may call it
+                        .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+                        .hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
                         .requestMatchers(HttpMethod.GET, "/api/v1/**").hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/acknowledge", "/api/v1/incidents/*/resolve",
                                 "/api/v1/incidents/*/discard").hasRole(Role.OPERATOR.name())

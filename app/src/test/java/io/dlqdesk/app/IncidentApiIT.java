@@ -89,6 +89,16 @@ class IncidentApiIT {
         assertThat(status.body()).contains("parameter 'status' cannot be 'BROKEN'");
     }
 
+    @Test
+    void theApiDescribesItselfToItsCallers() throws Exception {
+        HttpResponse<String> openApi = read("/v3/api-docs");
+        assertThat(openApi.statusCode()).isEqualTo(200);
+        assertThat(openApi.body()).contains("\"openapi\"", "/api/v1/incidents/{id}", "/api/v1/incidents/{id}/acknowledge",
+                "/api/v1/quarantine", "/api/v1/topics/retention");
+        assertThat(read("/swagger-ui/index.html").statusCode()).isEqualTo(200);
+        assertThat(RunningApp.get(app, "/v3/api-docs").statusCode()).isEqualTo(401);
+    }
+
     private static HttpResponse<String> read(String path) throws Exception {
         return RunningApp.get(app, path, "viewer", RunningApp.PASSWORD);
     }
