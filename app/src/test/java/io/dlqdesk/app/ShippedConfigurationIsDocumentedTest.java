@@ -3,11 +3,16 @@ package io.dlqdesk.app;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.net.URL;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +35,31 @@ class ShippedConfigurationIsDocumentedTest {
                 .filter(key -> !(key.startsWith("logging.level.") && readme.contains("`logging.level.*`")))
                 .toList();
         assertThat(undocumented).as("properties in application.yml without a README row").isEmpty();
+    }
+
+    /** Our @ConfigurationProperties, as the configuration processor describes them in every module's jar. */
+    @Test
+    void everyPropertyOfOurConfigurationClassesIsInTheReadme() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        List<String> names = new ArrayList<>();
+        Enumeration<URL> metadata = getClass().getClassLoader().getResources("META-INF/spring-configuration-metadata.json");
+        while (metadata.hasMoreElements()) {
+            try (InputStream in = metadata.nextElement().openStream()) {
+                for (JsonNode property : new ObjectMapper().readTree(in).path("properties")) {
+                    String name = property.path("name").asText();
+                    if (name.startsWith("dlqdesk.")) {
+                        names.add(name);
+                    }
+                }
+            }
+        }
+
+        assertThat(names).contains("dlqdesk.ingest.topic-pattern", "dlqdesk.retention.consumer-idempotency-retention",
+                "dlqdesk.security.jwt-role-claim", "dlqdesk.replay-window");
+        // list and map properties are documented by their element form (users[n].name, event-id-json-field.<topic>)
+        assertThat(names).filteredOn(name -> !readme.contains("`" + name + "`") && !readme.contains("`" + name + "[n]")
+                        && !readme.contains("`" + name + ".<"))
+                .as("@ConfigurationProperties without a README row").isEmpty();
     }
 
     @SuppressWarnings("unchecked")
