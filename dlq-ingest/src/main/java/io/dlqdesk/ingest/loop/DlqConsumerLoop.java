@@ -229,8 +229,7 @@ public final class DlqConsumerLoop {
             List<Work> batch = List.copyOf(firstFailures.subList(from, Math.min(firstFailures.size(), from + settings.batchSize())));
             submit(batch.size(), () -> workBatch(batch));
         }
-        drainCompletions();
-        commitCompleted();
+        commitCompleted(); // drains the completions first
         applyBackpressure();
         Map<String, Integer> awaiting = new HashMap<>();
         progress.forEach((partition, state) -> awaiting.put(partition.toString(), state.awaitingCommit()));
@@ -457,13 +456,11 @@ public final class DlqConsumerLoop {
         consumer = null;
     }
 
-    private static boolean sleep(Duration duration) {
+    private static void sleep(Duration duration) {
         try {
             TimeUnit.MILLISECONDS.sleep(duration.toMillis());
-            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
         }
     }
 
