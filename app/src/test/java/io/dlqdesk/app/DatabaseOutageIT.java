@@ -51,8 +51,8 @@ class DatabaseOutageIT {
             keys.addAll(send(broker, dlqTopic, original, 0, 5));
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(IngestLedger.incidentsOpened(jdbc, keys)).containsOnly(1);
-                assertThat(IngestLedger.committed(broker, group, new TopicPartition(dlqTopic, 0))).isEqualTo(5L);
-                assertThat(IngestLedger.committed(broker, group, new TopicPartition(dlqTopic, 1))).isEqualTo(5L);
+                assertThat(broker.committedOffset(group, new TopicPartition(dlqTopic, 0))).isEqualTo(5L);
+                assertThat(broker.committedOffset(group, new TopicPartition(dlqTopic, 1))).isEqualTo(5L);
             });
 
             server.stop();
@@ -60,15 +60,15 @@ class DatabaseOutageIT {
                 keys.addAll(send(broker, dlqTopic, original, 5, 10));
                 // received, not persisted: the committed positions must stay where the persisted work ends
                 await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(20)).until(() ->
-                        Long.valueOf(5).equals(IngestLedger.committed(broker, group, new TopicPartition(dlqTopic, 0))) && Long.valueOf(5).equals(IngestLedger.committed(broker, group, new TopicPartition(dlqTopic, 1))));
+                        Long.valueOf(5).equals(broker.committedOffset(group, new TopicPartition(dlqTopic, 0))) && Long.valueOf(5).equals(broker.committedOffset(group, new TopicPartition(dlqTopic, 1))));
             } finally {
                 server.start();
             }
 
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(IngestLedger.incidentsOpened(jdbc, keys)).hasSize(30).containsOnly(1);
-                assertThat(IngestLedger.committed(broker, group, new TopicPartition(dlqTopic, 0))).isEqualTo(15L);
-                assertThat(IngestLedger.committed(broker, group, new TopicPartition(dlqTopic, 1))).isEqualTo(15L);
+                assertThat(broker.committedOffset(group, new TopicPartition(dlqTopic, 0))).isEqualTo(15L);
+                assertThat(broker.committedOffset(group, new TopicPartition(dlqTopic, 1))).isEqualTo(15L);
             });
         }
     }

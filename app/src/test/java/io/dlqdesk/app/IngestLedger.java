@@ -4,12 +4,9 @@ import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.testsupport.KafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -18,14 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** What ingest tests look at: DLQ topics, committed positions, and incidents in the event store. */
+/** What ingest tests look at: DLQ topics and incidents in the event store (committed positions: {@link KafkaBroker#committedOffset}). */
 final class IngestLedger {
 
     private IngestLedger() {
     }
 
     static void createTopic(KafkaBroker broker, String topic, int partitions, Map<String, String> config) throws Exception {
-        try (Admin admin = admin(broker)) {
+        try (Admin admin = broker.admin()) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(config))).all().get(30, TimeUnit.SECONDS);
         }
     }
@@ -37,15 +34,6 @@ final class IngestLedger {
         return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** The group's committed position on a partition, or null when it committed nothing there. */
-    static Long committed(KafkaBroker broker, String groupId, TopicPartition partition) throws Exception {
-        try (Admin admin = admin(broker)) {
-            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata()
-                    .get(10, TimeUnit.SECONDS).get(partition);
-            return offset == null ? null : offset.offset();
-        }
-    }
-
     /** How many IncidentOpened events each failure's incident has in the event store. */
     static List<Integer> incidentsOpened(JdbcTemplate jdbc, List<FailureKey> keys) {
         return keys.stream().map(key -> jdbc.queryForObject(
@@ -53,7 +41,4 @@ final class IngestLedger {
                 Integer.class, IncidentId.of(key).value())).toList();
     }
 
-    private static Admin admin(KafkaBroker broker) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
-    }
 }

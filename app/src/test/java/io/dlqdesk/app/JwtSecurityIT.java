@@ -11,9 +11,6 @@ import io.dlqdesk.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,8 +65,6 @@ class JwtSecurityIT {
     }
 
     private static HttpResponse<String> bearer(ConfigurableApplicationContext app, String token) throws Exception {
-        String port = app.getEnvironment().getProperty("local.server.port");
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/topics/retention"))
-                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+        return RunningApp.get(app, "/api/v1/topics/retention", "Bearer " + token);
     }
 }

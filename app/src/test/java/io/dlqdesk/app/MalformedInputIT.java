@@ -114,7 +114,7 @@ class MalformedInputIT {
             }
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(IngestLedger.incidentsOpened(jdbc, opened)).containsOnly(1);
-                assertThat(IngestLedger.committed(broker, group, new TopicPartition(dlqTopic, 0))).isEqualTo(dlqOffsets.size() + 2L);
+                assertThat(broker.committedOffset(group, new TopicPartition(dlqTopic, 0))).isEqualTo(dlqOffsets.size() + 2L);
             });
 
             quarantineReasonByCase.forEach((name, fragment) -> assertThat(jdbc.queryForObject(

@@ -41,9 +41,9 @@ class PoisonIsolationIT {
                 assertThat(IngestLedger.incidentsOpened(jdbc, scenario.healthy())).containsOnly(1);
                 assertThat(quarantined(jdbc, scenario)).isEqualTo(1);
                 // every record of every partition is committed, the bad one included
-                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.endOf(scenario.badPartition()));
-                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
-                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
+                assertThat(broker.committedOffset(scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.endOf(scenario.badPartition()));
+                assertThat(broker.committedOffset(scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
+                assertThat(broker.committedOffset(scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
             });
             assertThat(jdbc.queryForObject("SELECT reason FROM dlq_quarantine WHERE dlq_topic = ? AND dlq_offset = ?", String.class,
                     scenario.badPartition().topic(), scenario.badOffset())).contains("kafka_dlt-original-partition");
@@ -69,10 +69,10 @@ class PoisonIsolationIT {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(IngestLedger.incidentsOpened(jdbc, flowing)).containsOnly(1);
-                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
-                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
+                assertThat(broker.committedOffset(scenario.groupId(), scenario.otherPartition())).isEqualTo(scenario.endOf(scenario.otherPartition()));
+                assertThat(broker.committedOffset(scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
                 // the record before the bad one is committed, the bad one is not
-                assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
+                assertThat(broker.committedOffset(scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
             });
             assertThat(IngestLedger.incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
             assertThat(quarantined(jdbc, scenario)).isZero();
@@ -90,7 +90,7 @@ class PoisonIsolationIT {
             });
             assertThat(IngestLedger.incidentsOpened(jdbc, flowing)).containsOnly(1);
             assertThat(IngestLedger.incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
-            assertThat(IngestLedger.committed(broker, scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
+            assertThat(broker.committedOffset(scenario.groupId(), scenario.badPartition())).isEqualTo(scenario.badOffset());
         }
     }
 

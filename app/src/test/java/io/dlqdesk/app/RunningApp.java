@@ -78,14 +78,21 @@ final class RunningApp {
 
     /** As a test user, with HTTP Basic. */
     static HttpResponse<String> get(ConfigurableApplicationContext app, String path, String user, String password) throws Exception {
-        String credentials = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-        return send(app, request(app, path).header("Authorization", "Basic " + credentials).build());
+        return get(app, path, basic(user, password));
+    }
+
+    /** With the given Authorization header value. */
+    static HttpResponse<String> get(ConfigurableApplicationContext app, String path, String authorization) throws Exception {
+        return send(app, request(app, path).header("Authorization", authorization).build());
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     /** A JSON POST as a test user, with HTTP Basic. */
     static HttpResponse<String> post(ConfigurableApplicationContext app, String path, String user, String json) throws Exception {
-        String credentials = Base64.getEncoder().encodeToString((user + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-        return send(app, request(app, path).header("Authorization", "Basic " + credentials).header("Content-Type", "application/json")
+        return send(app, request(app, path).header("Authorization", basic(user, PASSWORD)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 

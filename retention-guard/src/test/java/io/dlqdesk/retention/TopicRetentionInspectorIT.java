@@ -3,7 +3,6 @@ package io.dlqdesk.retention;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,7 @@ class TopicRetentionInspectorIT {
 
     @BeforeAll
     static void createTopics(KafkaBroker broker) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+        try (Admin admin = broker.admin()) {
             admin.createTopics(List.of(
                     new NewTopic(PLAIN, 1, (short) 1),
                     new NewTopic(SHORT, 1, (short) 1).configs(Map.of("retention.ms", "3600000")),
@@ -42,7 +41,7 @@ class TopicRetentionInspectorIT {
                     new NewTopic(SIZE_WITH_SMALL_SEGMENTS, 1, (short) 1).configs(Map.of("retention.bytes", "10485760", "segment.bytes", "1048576"))
             )).all().get(30, TimeUnit.SECONDS);
         }
-        inspector = new TopicRetentionInspector(() -> Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers())),
+        inspector = new TopicRetentionInspector(broker::admin,
                 Duration.ofSeconds(10));
     }
 

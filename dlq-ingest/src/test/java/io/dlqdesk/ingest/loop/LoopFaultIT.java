@@ -9,7 +9,6 @@ import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -208,7 +207,7 @@ class LoopFaultIT {
 
     private String topicWithRecords(KafkaBroker broker, String name) throws Exception {
         String topic = "loop-" + name + "-" + System.nanoTime() + ".dlq";
-        try (Admin admin = admin(broker)) {
+        try (Admin admin = broker.admin()) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         ends.put(topic, 0L);
@@ -246,16 +245,9 @@ class LoopFaultIT {
     }
 
     private static Long committed(KafkaBroker broker, String topic, int partition) throws Exception {
-        try (Admin admin = admin(broker)) {
-            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group(topic)).partitionsToOffsetAndMetadata()
-                    .get(10, TimeUnit.SECONDS).get(new TopicPartition(topic, partition));
-            return offset == null ? null : offset.offset();
-        }
+        return broker.committedOffset(group(topic), new TopicPartition(topic, partition));
     }
 
-    private static Admin admin(KafkaBroker broker) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
-    }
 
     /** A real consumer whose commits can be made to fail once or to hang, wherever they are made from. */
     private final class FaultyConsumer extends KafkaConsumer<byte[], byte[]> {
