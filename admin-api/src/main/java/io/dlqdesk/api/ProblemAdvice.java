@@ -1,7 +1,9 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.IncidentCommandRefusedException;
+import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -22,6 +24,8 @@ public class ProblemAdvice {
     static final URI INVALID_INPUT = URI.create("urn:dlqdesk:problem:invalid-input");
     static final URI NOT_FOUND = URI.create("urn:dlqdesk:problem:not-found");
     static final URI CONFLICT = URI.create("urn:dlqdesk:problem:conflict");
+    static final URI REPLAY_REFUSED = URI.create("urn:dlqdesk:problem:replay-refused");
+    static final URI SOURCE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:source-unavailable");
 
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail invalidInput(IllegalArgumentException e) {
@@ -48,6 +52,28 @@ public class ProblemAdvice {
     ProblemDetail refused(IncidentCommandRefusedException e) {
         ProblemDetail problem = problem(HttpStatus.CONFLICT, CONFLICT, e.getMessage());
         problem.setProperty("code", e.code().name());
+        return problem;
+    }
+
+    /** Every failed replay condition, by its stable code; the refusal is recorded on the incident too. */
+    @ExceptionHandler(ReplayRefusedException.class)
+    ProblemDetail replayRefused(ReplayRefusedException e) {
+        ProblemDetail problem = problem(HttpStatus.UNPROCESSABLE_ENTITY, REPLAY_REFUSED, e.getMessage());
+        problem.setProperty("refusals", e.refusals().stream().map(Enum::name).toList());
+        return problem;
+    }
+
+    /** The broker could not be asked for the source record: nothing was decided, the caller may retry. */
+    @ExceptionHandler(SourceUnavailableException.class)
+    ProblemDetail sourceUnavailable(SourceUnavailableException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, SOURCE_UNAVAILABLE, e.getMessage());
+    }
+
+    /** Another instance changed the incident at the same moment: retrying reads the new state. */
+    @ExceptionHandler(ConcurrencyException.class)
+    ProblemDetail concurrentChange(ConcurrencyException e) {
+        ProblemDetail problem = problem(HttpStatus.CONFLICT, CONFLICT, "the incident was changed concurrently; retry");
+        problem.setProperty("code", "CONCURRENT_CHANGE");
         return problem;
     }
 

@@ -56,7 +56,9 @@ public class SecurityConfiguration {
                         .hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
                         .requestMatchers(HttpMethod.GET, "/api/v1/**").hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/acknowledge", "/api/v1/incidents/*/resolve",
-                                "/api/v1/incidents/*/discard").hasRole(Role.OPERATOR.name())
+                                "/api/v1/incidents/*/discard", "/api/v1/incidents/*/replay").hasRole(Role.OPERATOR.name())
+                        .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/attempts/*/publish-unknown").hasRole(Role.ADMIN.name())
+                        .requestMatchers(HttpMethod.PUT, "/api/v1/replay-switch").hasRole(Role.ADMIN.name())
                         .anyRequest().authenticated())
                 .exceptionHandling(errors -> errors
                         .authenticationEntryPoint((request, response, e) -> {

@@ -49,6 +49,13 @@ class AxonWiring {
                 (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken));
     }
 
+    /** Alerts start at the newest event: a first deployment must not page for every reopen in history. */
+    @Bean
+    ConfigurerModule reopenAlertsStartAtHead() {
+        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration("incident-alerts",
+                (config, builder) -> builder.initialToken(StreamableMessageSource::createHeadToken));
+    }
+
     /**
      * Our own mapper, not Spring MVC's: the stored form of events must not change when someone
      * tunes {@code spring.jackson.*}. Unknown properties are tolerated so that a rolled-back

@@ -2,6 +2,7 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.api.ApiConfiguration;
 import io.dlqdesk.ingest.config.IngestConfiguration;
+import io.dlqdesk.replay.config.ReplayConfiguration;
 import io.dlqdesk.projections.ProjectionsConfiguration;
 import io.dlqdesk.retention.RetentionConfiguration;
 import org.springframework.boot.SpringApplication;
@@ -10,7 +11,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
-@Import({ProjectionsConfiguration.class, IngestConfiguration.class, RetentionConfiguration.class, ApiConfiguration.class})
+@Import({ProjectionsConfiguration.class, IngestConfiguration.class, ReplayConfiguration.class, RetentionConfiguration.class, ApiConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class})
 public class DlqDeskApplication {
 

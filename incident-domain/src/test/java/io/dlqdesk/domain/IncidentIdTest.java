@@ -62,4 +62,17 @@ class IncidentIdTest {
                 .isThrownBy(() -> new OpenIncidentCommand(other, Samples.ROOT, Duration.ofDays(7), Instant.EPOCH, List.of()))
                 .withMessageContaining("not the one derived");
     }
+
+    @Test
+    void aReplayIdNamesTheIncidentAndTheAttemptAndTheEventsOfThatAttemptShareIt() {
+        IncidentId id = IncidentId.of(KEY);
+        assertThat(id.replayId(2)).isEqualTo(id.value() + "/2").isNotEqualTo(id.replayId(1));
+        assertThatIllegalArgumentException().isThrownBy(() -> id.replayId(0));
+        var action = new io.dlqdesk.domain.api.OperatorAction("alice", "gone", Instant.EPOCH);
+        assertThat(new io.dlqdesk.domain.api.PublishMarkedUnknown(id, 2, KEY, action).replayId()).isEqualTo(id.replayId(2));
+        assertThat(new io.dlqdesk.domain.api.PublishResultRecorded(id, 3, KEY,
+                io.dlqdesk.domain.api.PublishResult.failed("x", Instant.EPOCH)).replayId()).isEqualTo(id.replayId(3));
+        assertThat(new io.dlqdesk.domain.api.ReplayRequested(id, 4, KEY, KEY.location(), "g", io.dlqdesk.domain.api.RecordKey.NONE,
+                null, null, null, null, "ledger", action).replayId()).isEqualTo(id.replayId(4));
+    }
 }

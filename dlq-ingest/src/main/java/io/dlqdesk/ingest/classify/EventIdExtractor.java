@@ -4,14 +4,16 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlqdesk.domain.api.EventId;
+import org.apache.kafka.common.header.Headers;
 
 
 /**
  * Finds the eventId of a failed record, from a top-level JSON field of the value for the topics
  * configured so, else from the eventId header. Anything unusable means "no eventId", never an error:
- * the incident still opens, it just cannot be replayed.
+ * the incident still opens, it just cannot be replayed. Public because replay reads the source
+ * record's eventId exactly as ingest read the failure's.
  */
-final class EventIdExtractor {
+public final class EventIdExtractor {
 
     // a longer header cannot decode to an id EventId accepts: skip decoding it at all
     private static final int MAX_HEADER_BYTES = EventId.MAX_LENGTH * 4;
@@ -22,8 +24,13 @@ final class EventIdExtractor {
 
     private final ClassifierSettings settings;
 
-    EventIdExtractor(ClassifierSettings settings) {
+    public EventIdExtractor(ClassifierSettings settings) {
         this.settings = settings;
+    }
+
+    /** The eventId of a record of {@code originalTopic} with these headers and value; null when it has none usable. */
+    public EventId extract(String originalTopic, Headers headers, byte[] value) {
+        return extract(originalTopic, new DltHeaderReader(headers), value);
     }
 
     EventId extract(String originalTopic, DltHeaderReader headers, byte[] value) {

@@ -58,13 +58,18 @@ public class IngestConfiguration {
         return new IncidentWriter(commands, new TransactionTemplate(transactionManager), quarantine, replayWindow, ledgerName, Clock.systemUTC());
     }
 
+    /** How failures are read: also how replay reads the source record's eventId, so both agree. */
+    @Bean
+    ClassifierSettings classifierSettings(IngestProperties properties) {
+        return new ClassifierSettings(properties.ownedGroups(), properties.eventIdHeader(), properties.eventIdJsonField());
+    }
+
     @Bean
     @ConditionalOnProperty(name = "dlqdesk.ingest.enabled", havingValue = "true", matchIfMissing = true)
-    DlqConsumerLoop dlqConsumerLoop(IngestProperties properties, IncidentWriter writer, MeterRegistry registry,
+    DlqConsumerLoop dlqConsumerLoop(IngestProperties properties, ClassifierSettings classifierSettings, IncidentWriter writer, MeterRegistry registry,
                                     @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
                                     @Value("${spring.application.name}") String applicationName) {
-        DlqRecordClassifier classifier = new DlqRecordClassifier(
-                new ClassifierSettings(properties.ownedGroups(), properties.eventIdHeader(), properties.eventIdJsonField()));
+        DlqRecordClassifier classifier = new DlqRecordClassifier(classifierSettings);
         LoopSettings settings = new LoopSettings(Pattern.compile(properties.topicPattern()), properties.malformedPolicy(),
                 properties.maxInFlight(), properties.maxAwaitingCommitPerPartition(), properties.batchSize(), properties.pollTimeout(),
                 properties.commitTimeout(), properties.retryInitialBackoff(), properties.retryMaxBackoff(), properties.restartBackoff());

@@ -34,6 +34,12 @@ public record IncidentId(String value) {
         return new IncidentId(PREFIX + HexFormat.of().formatHex(digest, 0, HASH_BYTES));
     }
 
+    /** The id of one replay attempt of this incident: the replay saga's and the outbox row's key. */
+    public String replayId(int attempt) {
+        CommandArguments.requireAttempt(attempt);
+        return value + "/" + attempt;
+    }
+
     /** Axon routes and stores aggregates by {@code toString()}. */
     @Override
     public String toString() {

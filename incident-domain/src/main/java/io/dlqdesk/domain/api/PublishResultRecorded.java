@@ -2,4 +2,9 @@ package io.dlqdesk.domain.api;
 
 /** An attempt's publish status moved from REQUESTED to PUBLISHED or PUBLISH_FAILED. */
 public record PublishResultRecorded(IncidentId incidentId, int attempt, FailureKey claimedFailure, PublishResult result) {
+
+    /** The replay saga's association key; derived, so not part of the stored form. */
+    public String replayId() {
+        return incidentId.replayId(attempt);
+    }
 }

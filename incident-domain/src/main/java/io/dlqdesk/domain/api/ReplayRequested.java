@@ -22,4 +22,9 @@ public record ReplayRequested(
         Instant replayDeadline,
         String owner,
         OperatorAction requestedBy) {
+
+    /** The replay saga's association key; derived, so not part of the stored form. */
+    public String replayId() {
+        return incidentId.replayId(attempt);
+    }
 }

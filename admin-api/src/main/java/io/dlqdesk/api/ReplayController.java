@@ -1,0 +1,104 @@
+package io.dlqdesk.api;
+
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
+import io.dlqdesk.projections.incident.IncidentSummaryView;
+import io.dlqdesk.replay.outbox.ReplayOutbox;
+import io.dlqdesk.replay.request.ReplayRequester;
+import io.dlqdesk.replay.request.ReplaySwitch;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.time.Clock;
+
+/**
+ * Replay commands: replay an incident's original record (operator), end an attempt whose outbox
+ * row is gone (admin), and the runtime replay switch (read by anyone who reads, set by an admin).
+ */
+@RestController
+public class ReplayController {
+
+    private final ReplayRequester requester;
+    private final ReplaySwitch replaySwitch;
+    private final ReplayOutbox outbox;
+    private final QueryGateway queries;
+    private final CommandGateway commands;
+    private final Clock clock = Clock.systemUTC();
+
+    public ReplayController(ReplayRequester requester, ReplaySwitch replaySwitch, ReplayOutbox outbox, QueryGateway queries,
+                            CommandGateway commands) {
+        this.requester = requester;
+        this.replaySwitch = replaySwitch;
+        this.outbox = outbox;
+        this.queries = queries;
+        this.commands = commands;
+    }
+
+    /** The accepted attempt; its publish status is REQUESTED until the outbox poller decides it. */
+    public record ReplayAccepted(String incidentId, int attempt) {
+    }
+
+    /** The body of a switch change. */
+    public record SwitchChange(Boolean enabled, String reason) {
+    }
+
+    /** 202 with the attempt, or 422 listing every failed replay condition (also recorded on the incident). */
+    @PostMapping("/api/v1/incidents/{id}/replay")
+    public ResponseEntity<ReplayAccepted> replay(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
+                                                 Authentication caller) {
+        IncidentId incidentId = IncidentId.parse(id);
+        OperatorAction action = action(caller, body == null ? null : body.reason());
+        IncidentSummaryView incident = queries.query(new FindIncidentSummaryQuery(incidentId),
+                ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
+                .orElseThrow(() -> new NotFoundException("no incident " + incidentId + " (a new one is listed within seconds)"));
+        ReplayOutcome outcome = requester.request(incidentId, new RecordLocation(incident.topic(), incident.partition(), incident.offset()),
+                action);
+        if (outcome.attempt() == null) {
+            throw new ReplayRefusedException(incidentId, outcome.refusals());
+        }
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new ReplayAccepted(incidentId.value(), outcome.attempt()));
+    }
+
+    /** Allowed only when the attempt's outbox row is really gone; a row that exists gets its result the normal way. */
+    @PostMapping("/api/v1/incidents/{id}/attempts/{attempt}/publish-unknown")
+    public ResponseEntity<Void> markPublishUnknown(@PathVariable String id, @PathVariable int attempt,
+                                                   @RequestBody(required = false) IncidentCommandController.Reason body, Authentication caller) {
+        IncidentId incidentId = IncidentId.parse(id);
+        OperatorAction action = action(caller, body == null ? null : body.reason());
+        boolean rowAbsent = attempt >= 1 && outbox.find(incidentId.replayId(attempt)).isEmpty();
+        commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, rowAbsent, action));
+        return ResponseEntity.noContent().build();
+    }
+
+    @GetMapping("/api/v1/replay-switch")
+    public ReplaySwitch.State replaySwitch() {
+        return replaySwitch.state();
+    }
+
+    /** Every change is recorded with who and why; turning it off stops requests and publishing on every instance. */
+    @PutMapping("/api/v1/replay-switch")
+    public ReplaySwitch.State setReplaySwitch(@RequestBody(required = false) SwitchChange body, Authentication caller) {
+        if (body == null || body.enabled() == null) {
+            throw new IllegalArgumentException("'enabled' (true or false) is required");
+        }
+        return replaySwitch.set(body.enabled(), action(caller, body.reason()));
+    }
+
+    private OperatorAction action(Authentication caller, String reason) {
+        return new OperatorAction(caller.getName(), reason == null ? "" : reason, clock.instant());
+    }
+}

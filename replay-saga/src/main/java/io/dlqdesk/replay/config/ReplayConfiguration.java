@@ -1,0 +1,84 @@
+package io.dlqdesk.replay.config;
+
+import io.dlqdesk.ingest.classify.ClassifierSettings;
+import io.dlqdesk.ingest.classify.EventIdExtractor;
+import io.dlqdesk.replay.outbox.OutboxPoller;
+import io.dlqdesk.replay.outbox.ReplayOutbox;
+import io.dlqdesk.replay.outbox.ReplayPublisher;
+import io.dlqdesk.replay.request.ReplayPolicies;
+import io.dlqdesk.replay.request.ReplayRequester;
+import io.dlqdesk.replay.request.ReplaySwitch;
+import io.dlqdesk.replay.saga.ReconciliationDelay;
+import io.dlqdesk.replay.saga.ReplaySaga;
+import io.dlqdesk.replay.source.SourceRecordReader;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.messaging.StreamableMessageSource;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.util.regex.Pattern;
+
+/** Replay: the request service and switch, the saga, the outbox, its poller and publisher. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ReplayProperties.class)
+@Import(ReplaySaga.class)
+public class ReplayConfiguration {
+
+    @Bean
+    ReplaySwitch replaySwitch(JdbcTemplate jdbc, ReplayProperties properties) {
+        return new ReplaySwitch(jdbc, properties.forceOff());
+    }
+
+    @Bean
+    ReplayOutbox replayOutbox(JdbcTemplate jdbc) {
+        return new ReplayOutbox(jdbc);
+    }
+
+    @Bean
+    SourceRecordReader sourceRecordReader(ReplayProperties properties, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+                                          @Value("${spring.application.name}") String applicationName) {
+        return new SourceRecordReader(bootstrapServers, applicationName + "-replay-reader", properties.sourceReadTimeout());
+    }
+
+    @Bean
+    ReplayRequester replayRequester(SourceRecordReader reader, ClassifierSettings classifierSettings, ReplaySwitch replaySwitch,
+                                    ReplayProperties properties, @Value("${dlqdesk.ledger-name}") String ledgerName, CommandGateway commands) {
+        return new ReplayRequester(reader, new EventIdExtractor(classifierSettings), replaySwitch,
+                new ReplayPolicies(Pattern.compile(properties.allowedTopics()), properties.maxAttempts()), ledgerName, commands);
+    }
+
+    @Bean
+    ReconciliationDelay reconciliationDelay(ReplayProperties properties) {
+        return new ReconciliationDelay(properties.reconciliationDelay());
+    }
+
+    @Bean
+    OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplaySwitch replaySwitch, CommandGateway commands,
+                              PlatformTransactionManager transactionManager, ReplayProperties properties, MeterRegistry meters,
+                              @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+                              @Value("${spring.application.name}") String applicationName) {
+        ReplayPublisher publisher = new ReplayPublisher(bootstrapServers, applicationName + "-replay-publisher", properties.publishTimeout(),
+                (int) properties.maxRequestSize().toBytes(), properties.deniedHeaders());
+        return new OutboxPoller(outbox, reader, publisher, replaySwitch, commands, new TransactionTemplate(transactionManager),
+                new OutboxPoller.Settings(properties.pollInterval(), properties.maxTries(), properties.initialBackoff(),
+                        properties.maxBackoff()), meters);
+    }
+
+    /**
+     * The saga's processor starts at the oldest event as a plain (non-replay) token, like the Kafka
+     * publisher's: a replay requested before its first start must still get its outbox row.
+     */
+    @Bean
+    ConfigurerModule replaySagaStartsAtTail() {
+        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(ReplaySaga.PROCESSING_GROUP,
+                (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken));
+    }
+}

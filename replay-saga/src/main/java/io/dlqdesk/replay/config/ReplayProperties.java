@@ -1,0 +1,37 @@
+package io.dlqdesk.replay.config;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+import java.time.Duration;
+import java.util.Set;
+
+/** {@code dlqdesk.replay.*}: replay requests, the outbox poller and its producer. Defaults are the shipped ones (listed in README). */
+@Validated
+@ConfigurationProperties("dlqdesk.replay")
+public record ReplayProperties(
+        /* true: the switch is off whatever an admin sets at run time */
+        @DefaultValue("false") boolean forceOff,
+        /* regular expression over the source topic; a topic that does not match is never replayed */
+        @NotBlank @DefaultValue(".*") String allowedTopics,
+        @Min(1) @Max(100) @DefaultValue("3") int maxAttempts,
+        @NotNull @DefaultValue("10s") Duration sourceReadTimeout,
+        @NotNull @DefaultValue("30s") Duration publishTimeout,
+        /* the producer's max.request.size: at least the biggest record the source topics accept */
+        @NotNull @DefaultValue("16MB") DataSize maxRequestSize,
+        /* headers of the original record not copied to the replay (ignoring case) */
+        @DefaultValue({"traceparent", "tracestate", "b3", "X-B3-TraceId", "X-B3-SpanId", "X-B3-ParentSpanId", "X-B3-Sampled",
+                "X-B3-Flags", "uber-trace-id"}) Set<String> deniedHeaders,
+        @NotNull @DefaultValue("1s") Duration pollInterval,
+        @Min(1) @DefaultValue("5") int maxTries,
+        @NotNull @DefaultValue("1s") Duration initialBackoff,
+        @NotNull @DefaultValue("1m") Duration maxBackoff,
+        /* after a request, and between later checks: when a missing result is looked into */
+        @NotNull @DefaultValue("5m") Duration reconciliationDelay) {
+}

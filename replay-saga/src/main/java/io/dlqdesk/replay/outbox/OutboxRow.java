@@ -1,0 +1,44 @@
+package io.dlqdesk.replay.outbox;
+
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.PublishResult;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+
+import java.time.Instant;
+
+/** One replay attempt to publish, as the outbox holds it. */
+public record OutboxRow(
+        String replayId,
+        IncidentId incidentId,
+        int attempt,
+        RecordLocation source,
+        RecordKey key,
+        PayloadHash valueHash,
+        String targetGroup,
+        String owner,
+        Status status,
+        int tries,
+        String lastError,
+        RecordLocation publishedAt,
+        Instant decidedAt) {
+
+    public enum Status {
+        /** Not decided yet: the poller publishes it when due. */
+        PENDING,
+        /** The broker acknowledged the record. */
+        SENT,
+        /** The last try failed. */
+        FAILED
+    }
+
+    /** The decided outcome as the aggregate records it; empty while PENDING. */
+    public java.util.Optional<PublishResult> result() {
+        return switch (status) {
+            case PENDING -> java.util.Optional.empty();
+            case SENT -> java.util.Optional.of(PublishResult.published(publishedAt, decidedAt));
+            case FAILED -> java.util.Optional.of(PublishResult.failed(lastError, decidedAt));
+        };
+    }
+}

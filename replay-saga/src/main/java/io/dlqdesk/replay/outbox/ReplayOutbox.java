@@ -1,0 +1,112 @@
+package io.dlqdesk.replay.outbox;
+
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.PublishResult;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayRequested;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The replay outbox table. Every time it stores or compares is the database's clock (UTC), so
+ * instances with skewed clocks agree on what is due and when a result was decided.
+ */
+public class ReplayOutbox {
+
+    private static final String COLUMNS = "replay_id, incident_id, attempt, source_topic, source_partition, source_offset, record_key, "
+            + "value_hash, target_group, owner, status, tries, last_error, published_partition, published_offset, decided_at";
+
+    private final JdbcTemplate jdbc;
+
+    public ReplayOutbox(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Idempotent: the saga may handle the same event again after a crash; the first row stays as it is. */
+    public void add(ReplayRequested event) {
+        RecordLocation source = event.sourceLocation();
+        jdbc.update("INSERT INTO replay_outbox (" + "replay_id, incident_id, attempt, source_topic, source_partition, source_offset, "
+                        + "record_key, value_hash, target_group, owner, status, tries, next_try_at, created_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)) "
+                        + "ON DUPLICATE KEY UPDATE replay_id = replay_id",
+                event.replayId(), event.incidentId().value(), event.attempt(), source.topic(), source.partition(), source.offset(),
+                event.key().bytes(), event.valueHash().hex(), event.targetGroup(), event.owner());
+    }
+
+    public Optional<OutboxRow> find(String replayId) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM replay_outbox WHERE replay_id = ?", ReplayOutbox::row, replayId).stream().findFirst();
+    }
+
+    /**
+     * Locks one due PENDING row for the caller's transaction; rows other instances hold are skipped,
+     * never waited for. The caller decides it (or defers it) before committing.
+     */
+    public Optional<OutboxRow> claimDue() {
+        return jdbc.query("SELECT " + COLUMNS + " FROM replay_outbox WHERE status = 'PENDING' AND next_try_at <= UTC_TIMESTAMP(6) "
+                + "ORDER BY next_try_at LIMIT 1 FOR UPDATE SKIP LOCKED", ReplayOutbox::row).stream().findFirst();
+    }
+
+    /** Marks a claimed row SENT; returns the result with the decision time from the database clock. */
+    public PublishResult markSent(String replayId, RecordLocation publishedAt) {
+        jdbc.update("UPDATE replay_outbox SET status = 'SENT', tries = tries + 1, last_error = NULL, published_partition = ?, "
+                + "published_offset = ?, decided_at = UTC_TIMESTAMP(6) WHERE replay_id = ? AND status = 'PENDING'",
+                publishedAt.partition(), publishedAt.offset(), replayId);
+        return decided(replayId);
+    }
+
+    /** Marks a claimed row FAILED for good; returns the result with the decision time from the database clock. */
+    public PublishResult markFailed(String replayId, String reason) {
+        jdbc.update("UPDATE replay_outbox SET status = 'FAILED', tries = tries + 1, last_error = ?, decided_at = UTC_TIMESTAMP(6) "
+                + "WHERE replay_id = ? AND status = 'PENDING'", truncate(reason), replayId);
+        return decided(replayId);
+    }
+
+    /** Counts a failed try of a claimed row and makes it due again after {@code backoff}. */
+    public void deferAfterFailedTry(String replayId, String reason, Duration backoff) {
+        jdbc.update("UPDATE replay_outbox SET tries = tries + 1, last_error = ?, "
+                + "next_try_at = TIMESTAMPADD(MICROSECOND, ?, UTC_TIMESTAMP(6)) WHERE replay_id = ? AND status = 'PENDING'",
+                truncate(reason), backoff.toNanos() / 1_000, replayId);
+    }
+
+    /** Rows not decided yet (rollback readiness and metrics). */
+    public long pendingCount() {
+        Long count = jdbc.queryForObject("SELECT COUNT(*) FROM replay_outbox WHERE status = 'PENDING'", Long.class);
+        return count == null ? 0 : count;
+    }
+
+    public List<OutboxRow> rowsOf(IncidentId incidentId) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM replay_outbox WHERE incident_id = ? ORDER BY attempt", ReplayOutbox::row,
+                incidentId.value());
+    }
+
+    private PublishResult decided(String replayId) {
+        return find(replayId).flatMap(OutboxRow::result)
+                .orElseThrow(() -> new IllegalStateException("outbox row " + replayId + " was not PENDING when it was decided"));
+    }
+
+    private static String truncate(String reason) {
+        String text = reason == null || reason.isBlank() ? "unknown error" : reason;
+        return text.length() <= PublishResult.MAX_REASON_LENGTH ? text : text.substring(0, PublishResult.MAX_REASON_LENGTH);
+    }
+
+    private static OutboxRow row(ResultSet row, int number) throws SQLException {
+        String topic = row.getString("source_topic");
+        int publishedPartition = row.getInt("published_partition");
+        RecordLocation publishedAt = row.wasNull() ? null : new RecordLocation(topic, publishedPartition, row.getLong("published_offset"));
+        LocalDateTime decidedAt = row.getObject("decided_at", LocalDateTime.class);
+        return new OutboxRow(row.getString("replay_id"), IncidentId.parse(row.getString("incident_id")), row.getInt("attempt"),
+                new RecordLocation(topic, row.getInt("source_partition"), row.getLong("source_offset")),
+                RecordKey.of(row.getBytes("record_key")), new PayloadHash(row.getString("value_hash")), row.getString("target_group"),
+                row.getString("owner"), OutboxRow.Status.valueOf(row.getString("status")), row.getInt("tries"), row.getString("last_error"),
+                publishedAt, decidedAt == null ? null : decidedAt.toInstant(ZoneOffset.UTC));
+    }
+}

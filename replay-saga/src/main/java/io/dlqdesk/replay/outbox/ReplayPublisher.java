@@ -1,0 +1,127 @@
+package io.dlqdesk.replay.outbox;
+
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayHeaders;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+/**
+ * Sends a replay: the source record's key, value, timestamp and headers, byte for byte, to its
+ * original topic and partition, plus the four correlation headers. {@code acks=all} and an
+ * idempotent producer; a send that does not complete within the bound is a failed try.
+ */
+public class ReplayPublisher implements AutoCloseable {
+
+    private final Map<String, Object> producerConfig;
+    private final Duration sendTimeout;
+    private final Set<String> deniedHeaders;
+    private KafkaProducer<byte[], byte[]> producer;
+
+    /**
+     * @param deniedHeaders header names not copied to the replay (matched ignoring case), e.g. tracing
+     *                      headers that would tie the replay to the original trace
+     */
+    public ReplayPublisher(String bootstrapServers, String clientId, Duration sendTimeout, int maxRequestSize, Set<String> deniedHeaders) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxRequestSize);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        int timeoutMs = (int) sendTimeout.toMillis();
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMs);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        this.producerConfig = Map.copyOf(config);
+        this.sendTimeout = sendTimeout;
+        this.deniedHeaders = deniedHeaders.stream().map(name -> name.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** The replay of {@code source} for {@code row}, not sent yet. */
+    public ProducerRecord<byte[], byte[]> replayOf(ConsumerRecord<byte[], byte[]> source, OutboxRow row) {
+        RecordHeaders headers = new RecordHeaders();
+        for (Header header : source.headers()) {
+            if (copied(header.key())) {
+                headers.add(header.key(), header.value());
+            }
+        }
+        headers.add(ReplayHeaders.ROOT_INCIDENT_ID, utf8(row.incidentId().value()));
+        headers.add(ReplayHeaders.ATTEMPT, utf8(Integer.toString(row.attempt())));
+        headers.add(ReplayHeaders.OWNER, utf8(row.owner()));
+        headers.add(ReplayHeaders.TARGET_GROUP, utf8(row.targetGroup()));
+        return new ProducerRecord<>(row.source().topic(), row.source().partition(), source.timestamp(), source.key(), source.value(), headers);
+    }
+
+    /** Sends and waits for the broker's acknowledgement; where it landed. */
+    public synchronized RecordLocation send(ProducerRecord<byte[], byte[]> record) throws PublishFailedException {
+        try {
+            RecordMetadata metadata = producer().send(record).get(sendTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            return new RecordLocation(metadata.topic(), metadata.partition(), metadata.offset());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            reset();
+            throw new PublishFailedException("interrupted while waiting for the broker", e);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            reset(); // a fresh producer after any failure: never reuse one in an unknown state
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new PublishFailedException(cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
+        }
+    }
+
+    private boolean copied(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        // the replay's own headers are set fresh; Spring's DLT headers belong to DLQ records only
+        return !deniedHeaders.contains(lower) && !lower.startsWith("dlq-incident-") && !lower.startsWith("kafka_dlt-");
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        if (producer == null) {
+            producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+        }
+        return producer;
+    }
+
+    private void reset() {
+        if (producer != null) {
+            producer.close(Duration.ZERO);
+            producer = null;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (producer != null) {
+            producer.close(sendTimeout);
+            producer = null;
+        }
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A try that did not end in an acknowledgement; the record may still have reached the broker. */
+    public static class PublishFailedException extends Exception {
+        PublishFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.dlqdesk.replay.request;
+
+import io.dlqdesk.domain.api.ReplayPolicy;
+
+import java.util.regex.Pattern;
+
+/** Which source topics may be replayed to, and how many attempts an incident gets. */
+public record ReplayPolicies(Pattern allowedTopics, int maxAttempts) {
+
+    public ReplayPolicy forTopic(String topic) {
+        return new ReplayPolicy(allowedTopics.matcher(topic).matches(), maxAttempts);
+    }
+}

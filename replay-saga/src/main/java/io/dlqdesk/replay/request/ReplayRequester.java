@@ -1,0 +1,85 @@
+package io.dlqdesk.replay.request;
+
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.api.RequestReplayCommand;
+import io.dlqdesk.domain.api.SourceRecordFacts;
+import io.dlqdesk.ingest.classify.EventIdExtractor;
+import io.dlqdesk.replay.source.SourceRead;
+import io.dlqdesk.replay.source.SourceRecordReader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks for a replay: reads the source record at the incident's recorded location (a side effect, so
+ * here and not in the aggregate), then hands what it found, the topic's policy and the switch to the
+ * aggregate, which accepts one attempt or records every failed condition.
+ */
+public class ReplayRequester {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplayRequester.class);
+
+    private final SourceRecordReader reader;
+    private final EventIdExtractor eventIds;
+    private final ReplaySwitch replaySwitch;
+    private final ReplayPolicies policies;
+    private final String ledgerName;
+    private final CommandGateway commands;
+
+    public ReplayRequester(SourceRecordReader reader, EventIdExtractor eventIds, ReplaySwitch replaySwitch, ReplayPolicies policies,
+                           String ledgerName, CommandGateway commands) {
+        this.reader = reader;
+        this.eventIds = eventIds;
+        this.replaySwitch = replaySwitch;
+        this.policies = policies;
+        this.ledgerName = ledgerName;
+        this.commands = commands;
+    }
+
+    /**
+     * @param recordedLocation where the incident says its original record is
+     * @throws SourceUnavailableException when the broker could not be asked: nothing is recorded then
+     */
+    public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        SourceRecordFacts facts = facts(incidentId, reader.read(recordedLocation));
+        ReplayOutcome outcome = commands.sendAndWait(new RequestReplayCommand(incidentId, facts,
+                policies.forTopic(recordedLocation.topic()), replaySwitch.isOn(), ledgerName, requestedBy));
+        if (outcome.attempt() != null) {
+            log.info("replay of {} accepted as attempt {} (by {}: {})", incidentId, outcome.attempt(), requestedBy.principal(),
+                    requestedBy.reason());
+        } else {
+            log.info("replay of {} refused: {} (by {})", incidentId, outcome.refusals(), requestedBy.principal());
+        }
+        return outcome;
+    }
+
+    private SourceRecordFacts facts(IncidentId incidentId, SourceRead read) {
+        if (read instanceof SourceRead.Found found) {
+            return facts(found.requested(), found.record());
+        } else if (read instanceof SourceRead.NotThere notThere) {
+            log.info("source record of {} is not in the log: {}", incidentId, notThere.detail());
+            return SourceRecordFacts.outOfRange(notThere.requested());
+        } else if (read instanceof SourceRead.NothingReadable nothing) {
+            log.info("source record of {} cannot be read: {}", incidentId, nothing.detail());
+            return SourceRecordFacts.notFound(nothing.requested());
+        }
+        throw new SourceUnavailableException(incidentId, ((SourceRead.Unavailable) read).detail());
+    }
+
+    /** What the aggregate compares: offset, key bytes, eventId (read as ingest reads it) and value hash. */
+    SourceRecordFacts facts(RecordLocation readAt, ConsumerRecord<byte[], byte[]> record) {
+        RecordKey key = RecordKey.of(record.key());
+        EventId eventId = eventIds.extract(record.topic(), record.headers(), record.value());
+        if (record.value() == null) {
+            return SourceRecordFacts.tombstone(readAt, record.offset(), key, eventId);
+        }
+        return SourceRecordFacts.found(readAt, record.offset(), key, eventId, PayloadHash.of(record.value()));
+    }
+}

@@ -1,0 +1,88 @@
+package io.dlqdesk.replay.saga;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.PublishMarkedUnknown;
+import io.dlqdesk.domain.api.PublishResultRecorded;
+import io.dlqdesk.domain.api.RecordPublishResultCommand;
+import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.replay.outbox.OutboxRow;
+import io.dlqdesk.replay.outbox.ReplayOutbox;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.deadline.annotation.DeadlineHandler;
+import org.axonframework.modelling.saga.EndSaga;
+import org.axonframework.modelling.saga.SagaEventHandler;
+import org.axonframework.modelling.saga.StartSaga;
+import org.axonframework.spring.stereotype.Saga;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Optional;
+
+/**
+ * One replay attempt, from its request to its recorded result: writes the outbox row the poller
+ * publishes, and checks on a persistent deadline that a result gets recorded. It never decides a
+ * result itself: a row that is gone leaves the attempt REQUESTED for an admin to mark
+ * PUBLISH_UNKNOWN (guessing "failed" could hide a record that did go out).
+ */
+@Saga
+@ProcessingGroup(ReplaySaga.PROCESSING_GROUP)
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY, getterVisibility = JsonAutoDetect.Visibility.NONE,
+        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
+public class ReplaySaga {
+
+    public static final String PROCESSING_GROUP = "replay-saga";
+    static final String REPLAY_ID = "replayId";
+    static final String RECONCILE = "replay-reconciliation";
+
+    private static final Logger log = LoggerFactory.getLogger(ReplaySaga.class);
+
+    /** The deadline's payload (a deadline handler's first parameter is its payload). */
+    record ReconciliationDue(String replayId) {
+    }
+
+    private String replayId;
+    private String incidentId;
+    private int attempt;
+    private String reconciliationId;
+
+    @StartSaga
+    @SagaEventHandler(associationProperty = REPLAY_ID)
+    void on(ReplayRequested event, ReplayOutbox outbox, DeadlineManager deadlines, ReconciliationDelay delay) {
+        this.replayId = event.replayId();
+        this.incidentId = event.incidentId().value();
+        this.attempt = event.attempt();
+        outbox.add(event);
+        this.reconciliationId = deadlines.schedule(delay.value(), RECONCILE, new ReconciliationDue(replayId));
+    }
+
+    @EndSaga
+    @SagaEventHandler(associationProperty = REPLAY_ID)
+    void on(PublishResultRecorded event, DeadlineManager deadlines) {
+        deadlines.cancelSchedule(RECONCILE, reconciliationId);
+    }
+
+    @EndSaga
+    @SagaEventHandler(associationProperty = REPLAY_ID)
+    void on(PublishMarkedUnknown event, DeadlineManager deadlines) {
+        deadlines.cancelSchedule(RECONCILE, reconciliationId);
+    }
+
+    /** No result recorded yet: send the row's decided result again, or keep waiting for a PENDING one. */
+    @DeadlineHandler(deadlineName = RECONCILE)
+    void reconcile(ReconciliationDue due, ReplayOutbox outbox, CommandGateway commands, DeadlineManager deadlines, ReconciliationDelay delay) {
+        Optional<OutboxRow> row = outbox.find(replayId);
+        if (row.isEmpty()) {
+            log.warn("replay {} has no outbox row and no recorded result: it stays REQUESTED; an admin may mark it PUBLISH_UNKNOWN",
+                    replayId);
+            return;
+        }
+        row.get().result().ifPresentOrElse(result -> {
+            log.info("replay {} was decided {} but its result was not recorded: sending it again", replayId, result.status());
+            commands.send(new RecordPublishResultCommand(IncidentId.parse(incidentId), attempt, result));
+        }, () -> log.info("replay {} is still PENDING after {} tries", replayId, row.get().tries()));
+        this.reconciliationId = deadlines.schedule(delay.value(), RECONCILE, new ReconciliationDue(replayId));
+    }
+}

@@ -1,0 +1,90 @@
+package io.dlqdesk.replay.source;
+
+import io.dlqdesk.domain.api.RecordLocation;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the one record at an exact location of a source topic: assigns, seeks, never commits,
+ * {@code byte[]} throughout, within a bound. Only committed records are read (an aborted
+ * transaction's record was never delivered to anyone, so it is not one to replay).
+ */
+public class SourceRecordReader {
+
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private final Map<String, Object> consumerConfig;
+    private final Duration timeout;
+
+    public SourceRecordReader(String bootstrapServers, String clientId, Duration timeout) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // asking about a topic must never create it
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1_000, timeout.toMillis()));
+        this.consumerConfig = Map.copyOf(config);
+        this.timeout = timeout;
+    }
+
+    public SourceRead read(RecordLocation location) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<PartitionInfo> partitions = consumer.partitionsFor(location.topic(), remaining(deadline));
+            if (partitions == null || partitions.isEmpty()) {
+                return new SourceRead.NotThere(location, SourceRead.Reason.TOPIC_MISSING, "topic " + location.topic() + " does not exist");
+            }
+            if (partitions.stream().noneMatch(partition -> partition.partition() == location.partition())) {
+                return new SourceRead.NotThere(location, SourceRead.Reason.PARTITION_MISSING,
+                        "topic " + location.topic() + " has " + partitions.size() + " partitions, no partition " + location.partition());
+            }
+            TopicPartition partition = new TopicPartition(location.topic(), location.partition());
+            long logStart = consumer.beginningOffsets(Set.of(partition), remaining(deadline)).get(partition);
+            // read_committed: the end is the last stable offset
+            long logEnd = consumer.endOffsets(Set.of(partition), remaining(deadline)).get(partition);
+            if (location.offset() < logStart) {
+                return new SourceRead.NotThere(location, SourceRead.Reason.BELOW_LOG_START,
+                        "offset " + location.offset() + " is below the log start " + logStart + " (deleted by retention)");
+            }
+            if (location.offset() >= logEnd) {
+                return new SourceRead.NotThere(location, SourceRead.Reason.AT_OR_AFTER_LOG_END,
+                        "offset " + location.offset() + " is at or after the log end " + logEnd);
+            }
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, location.offset());
+            while (System.nanoTime() < deadline) {
+                List<ConsumerRecord<byte[], byte[]>> records = consumer.poll(POLL).records(partition);
+                if (!records.isEmpty()) {
+                    return new SourceRead.Found(location, records.get(0));
+                }
+                if (consumer.position(partition, remaining(deadline)) >= logEnd) {
+                    return new SourceRead.NothingReadable(location, "no committed record from offset " + location.offset()
+                            + " to the log end " + logEnd);
+                }
+            }
+            return new SourceRead.Unavailable(location, "no record came back within " + timeout);
+        } catch (KafkaException e) { // includes timeouts: the broker could not be asked
+            return new SourceRead.Unavailable(location, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+    }
+}
