@@ -96,6 +96,12 @@ final class RunningApp {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    /** A JSON PUT as a test user, with HTTP Basic. */
+    static HttpResponse<String> put(ConfigurableApplicationContext app, String path, String user, String json) throws Exception {
+        return send(app, request(app, path).header("Authorization", basic(user, PASSWORD)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     private static HttpRequest.Builder request(ConfigurableApplicationContext app, String path) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path));
     }

@@ -106,7 +106,8 @@ public final class TestInfrastructure {
         } else {
             Path dir = root.resolve("kafka");
             deleteRecursively(dir);
-            broker = new InProcessKraftBroker(dir, 0);
+            // the log cleaner looks every half second (default 15 s), so tests of compacted topics see compaction soon
+            broker = new InProcessKraftBroker(dir, 0, Map.of("log.cleaner.backoff.ms", "500"));
             broker.start();
         }
 

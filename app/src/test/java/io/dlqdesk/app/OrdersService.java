@@ -1,0 +1,94 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.testsupport.KafkaBroker;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.KafkaMessageListenerContainer;
+import org.springframework.kafka.listener.MessageListener;
+import org.springframework.util.backoff.FixedBackOff;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A downstream service as our users write one: a Spring Kafka listener whose failures go to
+ * {@code <topic>.dlq} (same partition) through DeadLetterPublishingRecoverer, and which is
+ * idempotent by eventId: a record it has processed before changes nothing.
+ */
+final class OrdersService implements AutoCloseable {
+
+    private final KafkaMessageListenerContainer<byte[], byte[]> container;
+    private final DefaultKafkaProducerFactory<byte[], byte[]> producerFactory;
+    /** eventIds this service currently fails on. */
+    final Set<String> failing = ConcurrentHashMap.newKeySet();
+    /** eventId → how many times a record with it was delivered. */
+    final Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+    /** eventIds whose effect was applied: the idempotency store. */
+    private final Set<String> processed = ConcurrentHashMap.newKeySet();
+    /** eventId → how many times its effect was applied. */
+    private final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
+
+    OrdersService(KafkaBroker broker, String topic, String group) {
+        producerFactory = new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(producerFactory),
+                (record, e) -> new TopicPartition(record.topic() + ".dlq", record.partition()));
+        ContainerProperties properties = new ContainerProperties(topic);
+        properties.setGroupId(group);
+        properties.setMessageListener((MessageListener<byte[], byte[]>) this::process);
+        container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
+        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0)));
+    }
+
+    private void process(ConsumerRecord<byte[], byte[]> record) {
+        Header header = record.headers().lastHeader("eventId");
+        String eventId = header == null ? "none" : new String(header.value(), StandardCharsets.UTF_8);
+        deliveries.computeIfAbsent(eventId, id -> new AtomicInteger()).incrementAndGet();
+        if (failing.contains(eventId)) {
+            throw new IllegalStateException("price service down for " + eventId);
+        }
+        if (processed.add(eventId)) { // a copy of a record processed before changes nothing
+            effects.computeIfAbsent(eventId, id -> new AtomicInteger()).incrementAndGet();
+        }
+    }
+
+    int deliveriesOf(String eventId) {
+        AtomicInteger count = deliveries.get(eventId);
+        return count == null ? 0 : count.get();
+    }
+
+    int effectsOf(String eventId) {
+        AtomicInteger count = effects.get(eventId);
+        return count == null ? 0 : count.get();
+    }
+
+    void start() {
+        container.start();
+    }
+
+    void stop() {
+        container.stop();
+    }
+
+    @Override
+    public void close() {
+        container.stop();
+        producerFactory.destroy();
+    }
+}

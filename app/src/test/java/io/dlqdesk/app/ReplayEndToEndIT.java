@@ -1,0 +1,198 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Replay from end to end on the real broker and database: a Spring Kafka listener fails, its
+ * DeadLetterPublishingRecoverer writes the DLQ, the desk opens an incident; an operator replays it;
+ * the listener fails again and the re-failure lands on the same incident; then, fixed, the service
+ * processes the record once however often it was published.
+ */
+@RealInfrastructure
+class ReplayEndToEndIT {
+
+    private static final String NONCE = "e" + System.nanoTime();
+    private static final String ORDERS = "it-" + NONCE + "-orders";
+    private static final String GROUP = "orders-service";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static KafkaBroker broker;
+    private static ConfigurableApplicationContext app;
+    private static OrdersService orders;
+    private static KafkaProducer<byte[], byte[]> producer;
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker kafka) throws Exception {
+        broker = kafka;
+        IngestLedger.createTopic(broker, ORDERS, 3, Map.of());
+        IngestLedger.createTopic(broker, ORDERS + ".dlq", 3, Map.of());
+        app = RunningApp.start(database, broker, Map.of(
+                "dlqdesk.ingest.topic-pattern", ORDERS.replace("-", "\\-") + "\\.dlq",
+                "dlqdesk.ingest.group-id", "ingest-" + NONCE,
+                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+                "dlqdesk.replay.poll-interval", "200ms"));
+        Replays.setSwitch(app, true);
+        orders = new OrdersService(broker, ORDERS, GROUP);
+        orders.start();
+        producer = IngestLedger.producer(broker, Map.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        orders.close();
+        producer.close();
+        app.close();
+    }
+
+    @Test
+    void aFailedRecordIsReplayedByteIdenticallyReFailsIntoTheSameIncidentAndIsProcessedOnceWhenFixed() throws Exception {
+        String eventId = "evt-" + NONCE + "-1";
+        byte[] key = "order-1".getBytes(StandardCharsets.UTF_8);
+        byte[] value = {(byte) 0xC3, 0x28, (byte) 0xFF, 0x00, (byte) 0xFE, 0x7F, (byte) 0x80, (byte) 0xA0}; // not UTF-8
+        long timestamp = Instant.now().minusSeconds(120).toEpochMilli();
+        orders.failing.add(eventId);
+        var original = Replays.record(ORDERS, 1, timestamp, key, value, eventId);
+        original.headers().add("tenant", "acme".getBytes(StandardCharsets.UTF_8));
+        original.headers().add("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.UTF_8));
+        RecordMetadata sent = producer.send(original).get(30, TimeUnit.SECONDS);
+        String id = IncidentId.of(new FailureKey(ORDERS, 1, sent.offset(), GROUP)).value();
+        await().atMost(WAIT).until(() -> Replays.incidentsOf(app, ORDERS).contains(id));
+
+        orders.stop(); // the replay stays unconsumed until the incident is closed
+        assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/acknowledge", "operator", "{\"reason\":\"mine\"}").statusCode())
+                .isEqualTo(204);
+        HttpResponse<String> accepted = Replays.requestReplay(app, id);
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+        assertThat(accepted.body()).contains("\"attempt\":1");
+
+        TopicPartition partition = new TopicPartition(ORDERS, 1);
+        await().atMost(WAIT).until(() -> !Replays.replaysOn(broker, partition, sent.offset() + 1, id).isEmpty());
+        ConsumerRecord<byte[], byte[]> replay = Replays.replaysOn(broker, partition, sent.offset() + 1, id).get(0);
+        assertThat(replay.key()).isEqualTo(key);
+        assertThat(replay.value()).isEqualTo(value);
+        assertThat(replay.timestamp()).isEqualTo(timestamp);
+        assertThat(Replays.header(replay, "eventId")).isEqualTo(eventId);
+        assertThat(Replays.header(replay, "tenant")).isEqualTo("acme");
+        assertThat(replay.headers().lastHeader("traceparent")).as("tracing headers are on the deny-list").isNull();
+        assertThat(Replays.header(replay, ReplayHeaders.ATTEMPT)).isEqualTo("1");
+        assertThat(Replays.header(replay, ReplayHeaders.OWNER)).isEqualTo("dlq-incident-desk");
+        assertThat(Replays.header(replay, ReplayHeaders.TARGET_GROUP)).isEqualTo(GROUP);
+        assertThat(replay.headers().toArray()).noneMatch(header -> header.key().startsWith("kafka_dlt-"));
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded"))
+                .contains("\"status\":\"PUBLISHED\"", "\"partition\":1", "\"offset\":" + replay.offset());
+
+        assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/resolve", "operator", "{\"reason\":\"replayed\"}").statusCode())
+                .isEqualTo(204);
+        await().atMost(WAIT).until(() -> "RESOLVED".equals(Replays.statusOf(app, id)));
+        orders.start(); // still failing: the replay goes to the DLQ again, carrying the correlation headers
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "RetryFailureCorrelated") == 1);
+        assertThat(Replays.events(app, id, "IncidentReopened")).isEqualTo(1);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(app.getBean(MeterRegistry.class).find("dlq.incidents.reopened").counter())
+                .as("a reopen is a metric to alert on").isNotNull()
+                .satisfies(counter -> assertThat(counter.count()).isGreaterThanOrEqualTo(1)));
+        await().atMost(WAIT).until(() -> "OPEN".equals(Replays.statusOf(app, id)));
+        String ownIdOfTheReFailure = IncidentId.of(new FailureKey(ORDERS, 1, replay.offset(), GROUP)).value();
+        assertThat(Replays.events(app, ownIdOfTheReFailure, "IncidentOpened")).as("the re-failure opened no incident of its own").isZero();
+        assertThat(Replays.incidentsOf(app, ORDERS)).contains(id).doesNotContain(ownIdOfTheReFailure);
+        assertThat(Replays.events(app, id, "IncidentOpened")).as("open count of the incident").isEqualTo(1);
+
+        orders.failing.remove(eventId); // fixed
+        assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/acknowledge", "operator", "{\"reason\":\"again\"}").statusCode())
+                .isEqualTo(204);
+        HttpResponse<String> second = Replays.requestReplay(app, id);
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(202);
+        assertThat(second.body()).contains("\"attempt\":2");
+        await().atMost(WAIT).until(() -> orders.effectsOf(eventId) == 1);
+        assertThat(orders.deliveriesOf(eventId)).isGreaterThanOrEqualTo(3); // the original, replay 1, replay 2
+    }
+
+    /** The broker acknowledged, then the database update failed (as in a crash): the row is sent again. */
+    @Test
+    void aCrashBetweenTheBrokersAckAndTheDatabaseUpdatePublishesAgainAndTheRecordIsProcessedOnce() throws Exception {
+        String eventId = "evt-" + NONCE + "-crash";
+        orders.failing.add(eventId);
+        RecordMetadata sent = producer.send(Replays.record(ORDERS, 2, Instant.now().toEpochMilli(),
+                "order-2".getBytes(StandardCharsets.UTF_8), "{\"order\":2}".getBytes(StandardCharsets.UTF_8), eventId)).get(30, TimeUnit.SECONDS);
+        String id = IncidentId.of(new FailureKey(ORDERS, 2, sent.offset(), GROUP)).value();
+        await().atMost(WAIT).until(() -> Replays.incidentsOf(app, ORDERS).contains(id));
+        orders.failing.remove(eventId);
+
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        jdbc.execute("CREATE TABLE IF NOT EXISTS it_crash_window (incident_id VARCHAR(36) NOT NULL, fail_until DATETIME(6) NOT NULL)");
+        jdbc.execute("DROP TRIGGER IF EXISTS it_crash_after_ack");
+        jdbc.execute("CREATE TRIGGER it_crash_after_ack BEFORE UPDATE ON replay_outbox FOR EACH ROW BEGIN "
+                + "IF NEW.status = 'SENT' AND EXISTS (SELECT 1 FROM it_crash_window w WHERE w.incident_id = NEW.incident_id "
+                + "AND UTC_TIMESTAMP(6) < w.fail_until) THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'crash after the ack'; END IF; END");
+        jdbc.update("INSERT INTO it_crash_window VALUES (?, TIMESTAMPADD(SECOND, 3, UTC_TIMESTAMP(6)))", id);
+
+        assertThat(Replays.requestReplay(app, id).statusCode()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+        TopicPartition partition = new TopicPartition(ORDERS, 2);
+        List<ConsumerRecord<byte[], byte[]>> published = Replays.replaysOn(broker, partition, sent.offset() + 1, id);
+        assertThat(published).as("published at least twice").hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(record -> assertThat(Replays.header(record, ReplayHeaders.ATTEMPT)).isEqualTo("1"));
+        await().atMost(WAIT).until(() -> orders.deliveriesOf(eventId) >= 1 + published.size());
+        assertThat(orders.effectsOf(eventId)).as("processed once").isEqualTo(1);
+    }
+
+    @Test
+    void tenConcurrentReplayRequestsOnOneIncidentAcceptExactlyOne() throws Exception {
+        String eventId = "evt-" + NONCE + "-ten";
+        orders.failing.add(eventId);
+        RecordMetadata sent = producer.send(Replays.record(ORDERS, 0, Instant.now().toEpochMilli(),
+                "order-3".getBytes(StandardCharsets.UTF_8), "{\"order\":3}".getBytes(StandardCharsets.UTF_8), eventId)).get(30, TimeUnit.SECONDS);
+        String id = IncidentId.of(new FailureKey(ORDERS, 0, sent.offset(), GROUP)).value();
+        await().atMost(WAIT).until(() -> Replays.incidentsOf(app, ORDERS).contains(id));
+
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        try {
+            List<Callable<HttpResponse<String>>> requests = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                requests.add(() -> Replays.requestReplay(app, id));
+            }
+            List<HttpResponse<String>> responses = new ArrayList<>();
+            for (Future<HttpResponse<String>> response : pool.invokeAll(requests, 2, TimeUnit.MINUTES)) {
+                responses.add(response.get());
+            }
+            assertThat(responses).filteredOn(response -> response.statusCode() == 202).hasSize(1);
+            assertThat(responses).filteredOn(response -> response.statusCode() != 202)
+                    .hasSize(9)
+                    .allSatisfy(response -> assertThat(response.body()).contains("REPLAY_ALREADY_REQUESTED"));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(Replays.events(app, id, "ReplayRequested")).isEqualTo(1);
+    }
+}

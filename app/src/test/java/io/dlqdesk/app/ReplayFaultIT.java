@@ -1,0 +1,166 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.replay.outbox.OutboxPoller;
+import io.dlqdesk.replay.outbox.OutboxRow;
+import io.dlqdesk.replay.outbox.ReplayOutbox;
+import io.dlqdesk.testsupport.DltRecord;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Replay when things break: the broker down while a replay waits, a result decided but never
+ * recorded, an outbox row that vanished. The poller runs only when a test says so (its interval is
+ * an hour here), so each step happens in a known order.
+ */
+@RealInfrastructure
+class ReplayFaultIT {
+
+    private static final String NONCE = "f" + System.nanoTime();
+    private static final String ORDERS = "it-" + NONCE + "-orders";
+    private static final String GROUP = "billing";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static KafkaBroker broker;
+    private static ConfigurableApplicationContext app;
+    private static int sequence;
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker kafka) throws Exception {
+        broker = kafka;
+        IngestLedger.createTopic(broker, ORDERS, 1, Map.of());
+        IngestLedger.createTopic(broker, ORDERS + ".dlq", 1, Map.of());
+        app = RunningApp.start(database, broker, Map.of(
+                "dlqdesk.ingest.topic-pattern", ORDERS.replace("-", "\\-") + "\\.dlq",
+                "dlqdesk.ingest.group-id", "ingest-" + NONCE,
+                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+                "dlqdesk.replay.poll-interval", "1h",
+                "dlqdesk.replay.max-tries", "3",
+                "dlqdesk.replay.initial-backoff", "100ms",
+                "dlqdesk.replay.source-read-timeout", "2s",
+                "dlqdesk.replay.publish-timeout", "2s",
+                "dlqdesk.replay.reconciliation-delay", "2s",
+                "db-scheduler.polling-interval", "500ms"));
+        Replays.setSwitch(app, true);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    @Test
+    void aReplayWaitingWhileTheBrokerIsDownIsPublishedOnceItIsBack() throws Exception {
+        String id = acceptedReplay();
+        broker.stop();
+        try {
+            poll(); // the source cannot be read: one failed try, the row stays PENDING
+            assertThat(row(id).status()).isEqualTo(OutboxRow.Status.PENDING);
+            assertThat(row(id).tries()).isEqualTo(1);
+        } finally {
+            broker.start();
+        }
+        await().atMost(WAIT).until(() -> {
+            poll();
+            return Replays.events(app, id, "PublishResultRecorded") == 1;
+        });
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISHED\"");
+    }
+
+    @Test
+    void aReplayWhoseTriesAllFailEndsPublishFailedWithTheReason() throws Exception {
+        String id = acceptedReplay();
+        broker.stop();
+        try {
+            await().atMost(WAIT).until(() -> {
+                poll();
+                return row(id).status() == OutboxRow.Status.FAILED;
+            });
+        } finally {
+            broker.start();
+        }
+        assertThat(row(id).tries()).isEqualTo(3);
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"", "after 3 tries");
+    }
+
+    /** The poller committed its decision and stopped before reporting it: the saga's deadline reports it. */
+    @Test
+    void aDecisionThatWasNeverRecordedIsRecordedByTheReconciliationDeadline() throws Exception {
+        String id = acceptedReplay();
+        RecordLocation somewhere = new RecordLocation(ORDERS, 0, 12_345);
+        app.getBean(ReplayOutbox.class).markSent(IncidentId.parse(id).replayId(1), somewhere);
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISHED\"", "\"offset\":12345");
+    }
+
+    @Test
+    void aVanishedOutboxRowLeavesTheAttemptRequestedUntilAnAdminMarksItPublishUnknown() throws Exception {
+        String id = acceptedReplay();
+        String path = "/api/v1/incidents/" + id + "/attempts/1/publish-unknown";
+        HttpResponse<String> whileTheRowExists = RunningApp.post(app, path, "admin", "{\"reason\":\"row lost?\"}");
+        assertThat(whileTheRowExists.statusCode()).isEqualTo(409);
+        assertThat(whileTheRowExists.body()).contains("OUTBOX_ROW_NOT_CONFIRMED_ABSENT");
+
+        app.getBean(JdbcTemplate.class).update("DELETE FROM replay_outbox WHERE replay_id = ?", IncidentId.parse(id).replayId(1));
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8))
+                .until(() -> Replays.events(app, id, "PublishResultRecorded") == 0); // never guessed failed
+        assertThat(RunningApp.post(app, path, "operator", "{\"reason\":\"row is gone\"}").statusCode()).isEqualTo(403);
+        assertThat(RunningApp.post(app, path, "admin", "{\"reason\":\"row is gone, checked the topic by hand\"}").statusCode()).isEqualTo(204);
+        assertThat(Replays.lastPayload(app, id, "PublishMarkedUnknown")).contains("\"principal\":\"admin\"");
+        assertThat(Replays.requestReplay(app, id).body()).contains("\"PUBLISH_UNKNOWN\"");
+    }
+
+    /** Sends a source record and its DLQ record, waits for the incident, and has a replay of it accepted (not yet published). */
+    private static String acceptedReplay() throws Exception {
+        int n = ++sequence;
+        String eventId = "evt-" + NONCE + "-" + n;
+        byte[] key = ("k-" + n).getBytes(StandardCharsets.UTF_8);
+        byte[] value = ("{\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8);
+        String id;
+        try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
+            RecordMetadata source = producer.send(Replays.record(ORDERS, 0, Instant.now().toEpochMilli(), key, value, eventId))
+                    .get(30, TimeUnit.SECONDS);
+            producer.send(DltRecord.failure(ORDERS, 0, source.offset(), GROUP).key(key).value(value)
+                    .without("eventId").header("eventId", eventId)
+                    .without("kafka_dlt-original-timestamp")
+                    .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(Instant.now().toEpochMilli()).array())
+                    .to(ORDERS + ".dlq", 0)).get(30, TimeUnit.SECONDS);
+            id = IncidentId.of(new FailureKey(ORDERS, 0, source.offset(), GROUP)).value();
+        }
+        await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
+        HttpResponse<String> accepted = Replays.requestReplay(app, id);
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> app.getBean(ReplayOutbox.class).find(IncidentId.parse(id).replayId(1)).isPresent());
+        return id;
+    }
+
+    private static OutboxRow row(String id) {
+        return app.getBean(ReplayOutbox.class).find(IncidentId.parse(id).replayId(1)).orElseThrow();
+    }
+
+    private static void poll() {
+        app.getBean(OutboxPoller.class).pollOnce();
+    }
+}

@@ -1,0 +1,185 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.testsupport.DltRecord;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Each replay condition that can fail on a real log refuses with its own reason, as a 422 that lists it. */
+@RealInfrastructure
+class ReplayRefusalIT {
+
+    private static final String NONCE = "r" + System.nanoTime();
+    private static final String ORDERS = "it-" + NONCE + "-orders";
+    private static final String GROUP = "billing";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static KafkaBroker broker;
+    private static ConfigurableApplicationContext app;
+    private static KafkaProducer<byte[], byte[]> producer;
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker kafka) throws Exception {
+        broker = kafka;
+        IngestLedger.createTopic(broker, ORDERS, 1, Map.of());
+        IngestLedger.createTopic(broker, ORDERS + "-short", 1, Map.of());
+        IngestLedger.createTopic(broker, ORDERS + "-compacted", 1, Map.of("cleanup.policy", "compact", "segment.ms", "100",
+                "min.cleanable.dirty.ratio", "0.001", "min.compaction.lag.ms", "0"));
+        IngestLedger.createTopic(broker, "other-" + NONCE, 1, Map.of());
+        IngestLedger.createTopic(broker, ORDERS + ".dlq", 1, Map.of());
+        app = RunningApp.start(database, broker, Map.of(
+                "dlqdesk.ingest.topic-pattern", ORDERS.replace("-", "\\-") + "\\.dlq",
+                "dlqdesk.ingest.group-id", "ingest-" + NONCE,
+                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+                "dlqdesk.replay.allowed-topics", "it-.*",
+                "dlqdesk.replay.max-attempts", "1",
+                "dlqdesk.replay.poll-interval", "200ms"));
+        Replays.setSwitch(app, true);
+        producer = IngestLedger.producer(broker, Map.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        producer.close();
+        app.close();
+    }
+
+    @Test
+    void aRecordBelowTheLogStartIsRefusedAsAnInvalidLocation() throws Exception {
+        String topic = ORDERS + "-short"; // its own topic: deleting records must not touch other tests' sources
+        RecordMetadata source = send(topic, "k-deleted", "{\"v\":1}", "evt-deleted");
+        send(topic, "k-after", "{\"v\":2}", "evt-after");
+        String id = incident(source, "k-deleted", "{\"v\":1}", "evt-deleted", Instant.now());
+        TopicPartition partition = new TopicPartition(topic, 0);
+        try (Admin admin = broker.admin()) {
+            admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(source.offset() + 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        assertRefused(id, "LOCATION_INVALID");
+    }
+
+    @Test
+    void aCompactedAwayRecordIsRefusedBecauseTheNextOneComesBack() throws Exception {
+        String topic = ORDERS + "-compacted";
+        RecordMetadata first = send(topic, "k-same", "{\"v\":\"old\"}", "evt-old");
+        send(topic, "k-same", "{\"v\":\"new\"}", "evt-new");
+        TopicPartition partition = new TopicPartition(topic, 0);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
+            send(topic, "k-roll-" + System.nanoTime(), "{}", "evt-roll"); // rolls the segment so the cleaner may compact it
+            return firstOffsetFrom(partition, first.offset()) > first.offset();
+        });
+        String id = incident(first, "k-same", "{\"v\":\"old\"}", "evt-old", Instant.now());
+        assertRefused(id, "SOURCE_OFFSET_MISMATCH");
+    }
+
+    @Test
+    void aRecordWhoseBytesDifferFromTheFailedOnesIsRefused() throws Exception {
+        RecordMetadata source = send(ORDERS, "k-bytes", "{\"v\":\"in the topic\"}", "evt-bytes");
+        String id = incident(source, "k-bytes", "{\"v\":\"what failed\"}", "evt-bytes", Instant.now());
+        assertRefused(id, "SOURCE_VALUE_HASH_MISMATCH");
+    }
+
+    @Test
+    void aRecordPastItsReplayDeadlineIsRefused() throws Exception {
+        RecordMetadata source = send(ORDERS, "k-old", "{\"v\":\"old\"}", "evt-old-deadline");
+        String id = incident(source, "k-old", "{\"v\":\"old\"}", "evt-old-deadline", Instant.now().minus(Duration.ofDays(8)));
+        assertRefused(id, "AFTER_DEADLINE");
+    }
+
+    @Test
+    void aTopicThePolicyDoesNotAllowIsRefused() throws Exception {
+        RecordMetadata source = send("other-" + NONCE, "k-other", "{}", "evt-other");
+        String id = incident(source, "k-other", "{}", "evt-other", Instant.now());
+        assertRefused(id, "TOPIC_NOT_ALLOWED");
+    }
+
+    @Test
+    void withTheSwitchOffNothingIsReplayedAndWithItOnTheSameRequestIsAccepted() throws Exception {
+        RecordMetadata source = send(ORDERS, "k-switch", "{\"v\":\"s\"}", "evt-switch");
+        String id = incident(source, "k-switch", "{\"v\":\"s\"}", "evt-switch", Instant.now());
+        Replays.setSwitch(app, false);
+        try {
+            assertRefused(id, "REPLAY_SWITCH_OFF");
+        } finally {
+            Replays.setSwitch(app, true);
+        }
+        assertThat(Replays.requestReplay(app, id).statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void afterTheMaximumNumberOfAttemptsNoFurtherReplayIsAccepted() throws Exception {
+        RecordMetadata source = send(ORDERS, "k-cap", "{\"v\":\"c\"}", "evt-cap");
+        String id = incident(source, "k-cap", "{\"v\":\"c\"}", "evt-cap", Instant.now());
+        HttpResponse<String> first = Replays.requestReplay(app, id);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+        HttpResponse<String> second = Replays.requestReplay(app, id);
+        assertThat(second.statusCode()).isEqualTo(422);
+        assertThat(second.body()).contains("MAX_ATTEMPTS_REACHED");
+    }
+
+    private static void assertRefused(String id, String reason) throws Exception {
+        HttpResponse<String> response = Replays.requestReplay(app, id);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(422);
+        assertThat(response.body()).contains("urn:dlqdesk:problem:replay-refused", "\"" + reason + "\"");
+        assertThat(Replays.lastPayload(app, id, "ReplayRejected")).as("the refusal is recorded").contains(reason);
+        assertThat(Replays.events(app, id, "ReplayRequested")).isZero();
+    }
+
+    private static RecordMetadata send(String topic, String key, String value, String eventId) throws Exception {
+        return producer.send(Replays.record(topic, 0, Instant.now().toEpochMilli(), utf8(key), utf8(value), eventId)).get(30, TimeUnit.SECONDS);
+    }
+
+    /** The DLQ record a listener would have written for the record at {@code source}, and the incident it opens. */
+    private static String incident(RecordMetadata source, String key, String failedValue, String eventId, Instant originalTime)
+            throws Exception {
+        producer.send(DltRecord.failure(source.topic(), source.partition(), source.offset(), GROUP)
+                .key(utf8(key)).value(utf8(failedValue))
+                .without("eventId").header("eventId", eventId)
+                .without("kafka_dlt-original-timestamp")
+                .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(originalTime.toEpochMilli()).array())
+                .to(ORDERS + ".dlq", 0)).get(30, TimeUnit.SECONDS);
+        String id = IncidentId.of(new FailureKey(source.topic(), source.partition(), source.offset(), GROUP)).value();
+        await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
+        return id;
+    }
+
+    private static long firstOffsetFrom(TopicPartition partition, long offset) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, offset);
+            var records = consumer.poll(Duration.ofSeconds(2)).records(partition);
+            return records.isEmpty() ? -1 : records.get(0).offset();
+        }
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,108 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.testsupport.KafkaBroker;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the replay tests share: the switch, requests, and reading what was published. */
+final class Replays {
+
+    private static final Pattern ID = Pattern.compile("\"incidentId\":\"(inc-[0-9a-f]{32})\"");
+
+    private Replays() {
+    }
+
+    static void setSwitch(ConfigurableApplicationContext app, boolean enabled) throws Exception {
+        HttpResponse<String> response = RunningApp.put(app, "/api/v1/replay-switch", "admin",
+                "{\"enabled\":" + enabled + ",\"reason\":\"test turns replay " + (enabled ? "on" : "off") + "\"}");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    static HttpResponse<String> requestReplay(ConfigurableApplicationContext app, String incidentId) throws Exception {
+        return RunningApp.post(app, "/api/v1/incidents/" + incidentId + "/replay", "operator", "{\"reason\":\"consumer fixed\"}");
+    }
+
+    /** The ids of the incidents listed for a topic, newest first. */
+    static List<String> incidentsOf(ConfigurableApplicationContext app, String topic) throws Exception {
+        String body = RunningApp.get(app, "/api/v1/incidents?topic=" + topic, "viewer", RunningApp.PASSWORD).body();
+        List<String> ids = new ArrayList<>();
+        Matcher matcher = ID.matcher(body);
+        while (matcher.find()) {
+            ids.add(matcher.group(1));
+        }
+        return ids;
+    }
+
+    static String statusOf(ConfigurableApplicationContext app, String incidentId) throws Exception {
+        Matcher matcher = Pattern.compile("\"status\":\"([A-Z_]+)\"")
+                .matcher(RunningApp.get(app, "/api/v1/incidents/" + incidentId, "viewer", RunningApp.PASSWORD).body());
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    /** How many events of a type the incident has in the event store. */
+    static int events(ConfigurableApplicationContext app, String incidentId, String type) {
+        Integer count = app.getBean(JdbcTemplate.class).queryForObject(
+                "SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type LIKE ?", Integer.class,
+                incidentId, "%." + type);
+        return count == null ? 0 : count;
+    }
+
+    /** The payload of the incident's newest event of a type, as stored. */
+    static String lastPayload(ConfigurableApplicationContext app, String incidentId, String type) {
+        byte[] payload = app.getBean(JdbcTemplate.class).queryForObject(
+                "SELECT payload FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type LIKE ? "
+                        + "ORDER BY sequence_number DESC LIMIT 1", byte[].class, incidentId, "%." + type);
+        return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** Every record on the partition from {@code fromOffset} that is a replay of the incident. */
+    static List<ConsumerRecord<byte[], byte[]>> replaysOn(KafkaBroker broker, TopicPartition partition, long fromOffset, String incidentId) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, fromOffset);
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            List<ConsumerRecord<byte[], byte[]>> replays = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (incidentId.equals(header(record, ReplayHeaders.ROOT_INCIDENT_ID))) {
+                        replays.add(record);
+                    }
+                }
+            }
+            return replays;
+        }
+    }
+
+    static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    static ProducerRecord<byte[], byte[]> record(String topic, int partition, long timestamp, byte[] key, byte[] value, String eventId) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, timestamp, key, value);
+        record.headers().add("eventId", eventId.getBytes(StandardCharsets.UTF_8));
+        return record;
+    }
+}
