@@ -1,0 +1,112 @@
+package io.dlqdesk.replay.source;
+
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The reader against a real broker: every way a location can fail to hold the record, each told apart. */
+@RealInfrastructure
+class SourceRecordReaderIT {
+
+    private static final String TOPIC = "reader-" + System.nanoTime();
+
+    private static KafkaBroker broker;
+    private static SourceRecordReader reader;
+
+    @BeforeAll
+    static void setUp(KafkaBroker kafka) throws Exception {
+        broker = kafka;
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        reader = new SourceRecordReader(broker.bootstrapServers(), "reader-it", Duration.ofSeconds(10));
+    }
+
+    @Test
+    void theRecordAtTheOffsetComesBackByteForByte() throws Exception {
+        byte[] value = {(byte) 0xFF, 0x00, (byte) 0xC3, 0x28};
+        RecordMetadata sent = send(new ProducerRecord<>(TOPIC, 1, 1_700_000_000_000L, new byte[] {1, 2}, value), false);
+        SourceRead read = reader.read(new RecordLocation(TOPIC, 1, sent.offset()));
+        assertThat(read).isInstanceOfSatisfying(SourceRead.Found.class, found -> {
+            assertThat(found.atRequestedOffset()).isTrue();
+            assertThat(found.record().value()).isEqualTo(value);
+            assertThat(found.record().key()).isEqualTo(new byte[] {1, 2});
+            assertThat(found.record().timestamp()).isEqualTo(1_700_000_000_000L);
+        });
+    }
+
+    @Test
+    void aMissingTopicIsToldAndNotCreated() throws Exception {
+        String missing = "reader-missing-" + System.nanoTime();
+        assertThat(reader.read(new RecordLocation(missing, 0, 0))).isInstanceOfSatisfying(SourceRead.NotThere.class,
+                notThere -> assertThat(notThere.reason()).isEqualTo(SourceRead.Reason.TOPIC_MISSING));
+        try (Admin admin = broker.admin()) {
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).doesNotContain(missing);
+        }
+    }
+
+    @Test
+    void aMissingPartitionAndAnOffsetAtTheEndAreTold() throws Exception {
+        assertThat(reader.read(new RecordLocation(TOPIC, 7, 0))).isInstanceOfSatisfying(SourceRead.NotThere.class,
+                notThere -> assertThat(notThere.reason()).isEqualTo(SourceRead.Reason.PARTITION_MISSING));
+        RecordMetadata sent = send(new ProducerRecord<>(TOPIC, 0, null, new byte[] {9}), false);
+        assertThat(reader.read(new RecordLocation(TOPIC, 0, sent.offset() + 1))).isInstanceOfSatisfying(SourceRead.NotThere.class,
+                notThere -> assertThat(notThere.reason()).isEqualTo(SourceRead.Reason.AT_OR_AFTER_LOG_END));
+    }
+
+    /** An aborted transaction leaves offsets no reader is given: the next committed record comes back, at another offset. */
+    @Test
+    void aGapAtTheOffsetReturnsTheNextRecordAndSaysSo() throws Exception {
+        String topic = "reader-gap-" + System.nanoTime();
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        RecordMetadata aborted = send(new ProducerRecord<>(topic, 0, null, new byte[] {1}), true);
+        assertThat(reader.read(new RecordLocation(topic, 0, aborted.offset()))).as("nothing committed after it yet")
+                .isInstanceOf(SourceRead.NothingReadable.class);
+        RecordMetadata next = send(new ProducerRecord<>(topic, 0, null, new byte[] {2}), false);
+        assertThat(reader.read(new RecordLocation(topic, 0, aborted.offset()))).isInstanceOfSatisfying(SourceRead.Found.class, found -> {
+            assertThat(found.atRequestedOffset()).isFalse();
+            assertThat(found.record().offset()).isEqualTo(next.offset());
+        });
+    }
+
+    @Test
+    void anUnreachableBrokerIsUnavailableNotAFactAboutTheRecord() {
+        SourceRecordReader nowhere = new SourceRecordReader("127.0.0.1:1", "reader-it", Duration.ofSeconds(2));
+        assertThat(nowhere.read(new RecordLocation(TOPIC, 0, 0))).isInstanceOf(SourceRead.Unavailable.class);
+    }
+
+    private static RecordMetadata send(ProducerRecord<byte[], byte[]> record, boolean abort) throws Exception {
+        Map<String, Object> config = new java.util.HashMap<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
+        if (abort) {
+            config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "reader-it-" + System.nanoTime());
+        }
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            if (!abort) {
+                return producer.send(record).get(30, TimeUnit.SECONDS);
+            }
+            producer.initTransactions();
+            producer.beginTransaction();
+            RecordMetadata metadata = producer.send(record).get(30, TimeUnit.SECONDS);
+            producer.abortTransaction();
+            return metadata;
+        }
+    }
+}
