@@ -105,6 +105,22 @@ class ReplayFaultIT {
         assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"", "after 3 tries");
     }
 
+    @Test
+    void whileTheSwitchIsOffAnAcceptedReplayIsHeldAndItIsSentWhenTheSwitchIsOnAgain() throws Exception {
+        String id = acceptedReplay();
+        Replays.setSwitch(app, false);
+        try {
+            poll();
+            assertThat(row(id).status()).isEqualTo(OutboxRow.Status.PENDING);
+            assertThat(row(id).tries()).as("not even tried").isZero();
+        } finally {
+            Replays.setSwitch(app, true);
+        }
+        poll();
+        assertThat(row(id).status()).isEqualTo(OutboxRow.Status.SENT);
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+    }
+
     /** The poller committed its decision and stopped before reporting it: the saga's deadline reports it. */
     @Test
     void aDecisionThatWasNeverRecordedIsRecordedByTheReconciliationDeadline() throws Exception {

@@ -131,6 +131,29 @@ class ReplayRefusalIT {
         assertThat(Replays.requestReplay(app, id).statusCode()).isEqualTo(202);
     }
 
+    /** The switch is in the database: another instance sees it turned off on its very next request. */
+    @Test
+    void turningTheSwitchOffOnOneInstanceStopsReplaysOnAnother(TestDatabase database) throws Exception {
+        RecordMetadata source = send(ORDERS, "k-other-instance", "{\"v\":\"o\"}", "evt-other-instance");
+        String id = incident(source, "k-other-instance", "{\"v\":\"o\"}", "evt-other-instance", Instant.now());
+        try (ConfigurableApplicationContext other = RunningApp.start(database, broker, Map.of(
+                "dlqdesk.ingest.enabled", "false",
+                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+                "dlqdesk.replay.allowed-topics", "it-.*"))) {
+            Replays.setSwitch(app, false);
+            try {
+                HttpResponse<String> refused = Replays.requestReplay(other, id);
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+                assertThat(refused.body()).contains("\"REPLAY_SWITCH_OFF\"");
+                assertThat(RunningApp.get(other, "/api/v1/replay-switch", "viewer", RunningApp.PASSWORD).body())
+                        .contains("\"on\":false", "\"changedBy\":\"admin\"");
+            } finally {
+                Replays.setSwitch(app, true);
+            }
+            assertThat(Replays.requestReplay(other, id).statusCode()).isEqualTo(202);
+        }
+    }
+
     @Test
     void afterTheMaximumNumberOfAttemptsNoFurtherReplayIsAccepted() throws Exception {
         RecordMetadata source = send(ORDERS, "k-cap", "{\"v\":\"c\"}", "evt-cap");
