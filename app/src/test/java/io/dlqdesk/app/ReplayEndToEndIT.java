@@ -142,12 +142,8 @@ class ReplayEndToEndIT {
     @Test
     void aCrashBetweenTheBrokersAckAndTheDatabaseUpdatePublishesAgainAndTheRecordIsProcessedOnce() throws Exception {
         String eventId = "evt-" + NONCE + "-crash";
-        orders.failing.add(eventId);
-        RecordMetadata sent = producer.send(Replays.record(ORDERS, 2, Instant.now().toEpochMilli(),
-                "order-2".getBytes(StandardCharsets.UTF_8), "{\"order\":2}".getBytes(StandardCharsets.UTF_8), eventId)).get(30, TimeUnit.SECONDS);
+        RecordMetadata sent = failOnce(2, eventId);
         String id = IncidentId.of(new FailureKey(ORDERS, 2, sent.offset(), GROUP)).value();
-        await().atMost(WAIT).until(() -> Replays.incidentsOf(app, ORDERS).contains(id));
-        orders.failing.remove(eventId);
 
         JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
         jdbc.execute("CREATE TABLE IF NOT EXISTS it_crash_window (incident_id VARCHAR(36) NOT NULL, fail_until DATETIME(6) NOT NULL)");
@@ -169,12 +165,8 @@ class ReplayEndToEndIT {
 
     @Test
     void tenConcurrentReplayRequestsOnOneIncidentAcceptExactlyOne() throws Exception {
-        String eventId = "evt-" + NONCE + "-ten";
-        orders.failing.add(eventId);
-        RecordMetadata sent = producer.send(Replays.record(ORDERS, 0, Instant.now().toEpochMilli(),
-                "order-3".getBytes(StandardCharsets.UTF_8), "{\"order\":3}".getBytes(StandardCharsets.UTF_8), eventId)).get(30, TimeUnit.SECONDS);
+        RecordMetadata sent = failOnce(0, "evt-" + NONCE + "-ten");
         String id = IncidentId.of(new FailureKey(ORDERS, 0, sent.offset(), GROUP)).value();
-        await().atMost(WAIT).until(() -> Replays.incidentsOf(app, ORDERS).contains(id));
 
         ExecutorService pool = Executors.newFixedThreadPool(10);
         try {
@@ -194,5 +186,17 @@ class ReplayEndToEndIT {
             pool.shutdownNow();
         }
         assertThat(Replays.events(app, id, "ReplayRequested")).isEqualTo(1);
+    }
+
+    /** A record the service fails on once: it reaches the DLQ and its incident is listed; the service then processes it. */
+    private static RecordMetadata failOnce(int partition, String eventId) throws Exception {
+        orders.failing.add(eventId);
+        RecordMetadata sent = producer.send(Replays.record(ORDERS, partition, Instant.now().toEpochMilli(),
+                ("order-" + eventId).getBytes(StandardCharsets.UTF_8), "{\"order\":1}".getBytes(StandardCharsets.UTF_8), eventId))
+                .get(30, TimeUnit.SECONDS);
+        String id = IncidentId.of(new FailureKey(ORDERS, partition, sent.offset(), GROUP)).value();
+        await().atMost(WAIT).until(() -> Replays.incidentsOf(app, ORDERS).contains(id));
+        orders.failing.remove(eventId);
+        return sent;
     }
 }

@@ -1,12 +1,10 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRow;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
-import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -19,7 +17,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -158,12 +155,7 @@ class ReplayFaultIT {
         try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
             RecordMetadata source = producer.send(Replays.record(ORDERS, 0, Instant.now().toEpochMilli(), key, value, eventId))
                     .get(30, TimeUnit.SECONDS);
-            producer.send(DltRecord.failure(ORDERS, 0, source.offset(), GROUP).key(key).value(value)
-                    .without("eventId").header("eventId", eventId)
-                    .without("kafka_dlt-original-timestamp")
-                    .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(Instant.now().toEpochMilli()).array())
-                    .to(ORDERS + ".dlq", 0)).get(30, TimeUnit.SECONDS);
-            id = IncidentId.of(new FailureKey(ORDERS, 0, source.offset(), GROUP)).value();
+            id = Replays.sendFailure(producer, source, GROUP, key, value, eventId, Instant.now(), ORDERS + ".dlq");
         }
         await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
         HttpResponse<String> accepted = Replays.requestReplay(app, id);

@@ -1,8 +1,5 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -20,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -178,16 +174,9 @@ class ReplayRefusalIT {
         return producer.send(Replays.record(topic, 0, Instant.now().toEpochMilli(), utf8(key), utf8(value), eventId)).get(30, TimeUnit.SECONDS);
     }
 
-    /** The DLQ record a listener would have written for the record at {@code source}, and the incident it opens. */
     private static String incident(RecordMetadata source, String key, String failedValue, String eventId, Instant originalTime)
             throws Exception {
-        producer.send(DltRecord.failure(source.topic(), source.partition(), source.offset(), GROUP)
-                .key(utf8(key)).value(utf8(failedValue))
-                .without("eventId").header("eventId", eventId)
-                .without("kafka_dlt-original-timestamp")
-                .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(originalTime.toEpochMilli()).array())
-                .to(ORDERS + ".dlq", 0)).get(30, TimeUnit.SECONDS);
-        String id = IncidentId.of(new FailureKey(source.topic(), source.partition(), source.offset(), GROUP)).value();
+        String id = Replays.sendFailure(producer, source, GROUP, utf8(key), utf8(failedValue), eventId, originalTime, ORDERS + ".dlq");
         await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
         return id;
     }

@@ -1,11 +1,16 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -13,8 +18,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,5 +111,20 @@ final class Replays {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, timestamp, key, value);
         record.headers().add("eventId", eventId.getBytes(StandardCharsets.UTF_8));
         return record;
+    }
+
+    /**
+     * The DLQ record a listener of {@code group} would have written for the record at {@code source}
+     * when it failed on {@code failedValue}; the incident id it opens.
+     */
+    static String sendFailure(KafkaProducer<byte[], byte[]> producer, RecordMetadata source, String group, byte[] key, byte[] failedValue,
+                              String eventId, Instant originalTime, String dlqTopic) throws Exception {
+        producer.send(DltRecord.failure(source.topic(), source.partition(), source.offset(), group)
+                .key(key).value(failedValue)
+                .without("eventId").header("eventId", eventId)
+                .without("kafka_dlt-original-timestamp")
+                .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(originalTime.toEpochMilli()).array())
+                .to(dlqTopic, 0)).get(30, TimeUnit.SECONDS);
+        return IncidentId.of(new FailureKey(source.topic(), source.partition(), source.offset(), group)).value();
     }
 }

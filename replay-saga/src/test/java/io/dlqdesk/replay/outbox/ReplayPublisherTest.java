@@ -4,7 +4,6 @@ import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
