@@ -5,7 +5,7 @@ import org.springframework.context.annotation.Import;
 
 /** The REST API: controllers, their error mapping, and security. */
 @Configuration(proxyBeanMethods = false)
-@Import({SecurityConfiguration.class, IncidentController.class, IncidentCommandController.class, QuarantineController.class, ReplayController.class,
+@Import({SecurityConfiguration.class, IncidentController.class, IncidentCommandController.class, QuarantineController.class, ReplayController.class, AuditController.class,
         ProblemAdvice.class})
 public class ApiConfiguration {
 }

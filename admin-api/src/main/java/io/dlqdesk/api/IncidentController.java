@@ -2,6 +2,9 @@ package io.dlqdesk.api;
 
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.projections.history.FindIncidentHistoryQuery;
+import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentPage;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
@@ -14,12 +17,19 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
-/** Reading incidents: the list with filters and paging, and one incident. */
+/** Reading incidents: the list with filters and paging, one incident with its failures and attempts, its history. */
 @RestController
 @RequestMapping("/api/v1/incidents")
 public class IncidentController {
+
+    private static final Set<String> FAILURE_EVENTS = Set.of("IncidentOpened", "RetryFailureCorrelated");
 
     private final QueryGateway queries;
 
@@ -27,19 +37,67 @@ public class IncidentController {
         this.queries = queries;
     }
 
+    /** One replay attempt: who asked and why, and how publishing it ended (REQUESTED while undecided). */
+    public record AttemptView(int attempt, String requestedBy, String reason, Instant requestedAt, PublishStatus publishStatus,
+                              String outcome, Instant decidedAt) {
+    }
+
+    /** An incident with every failure that belongs to it and every replay attempt. */
+    public record IncidentDetail(IncidentSummaryView incident, List<HistoryEntry> failures, List<AttemptView> attempts) {
+    }
+
     @GetMapping
     public IncidentPage list(@RequestParam(required = false) String topic, @RequestParam(name = "group", required = false) String group,
-                             @RequestParam(required = false) IncidentStatus status, @RequestParam(defaultValue = "0") int page,
-                             @RequestParam(defaultValue = "50") int size) {
-        return queries.query(new ListIncidentsQuery(topic, group, status, page, size), IncidentPage.class).join();
+                             @RequestParam(required = false) IncidentStatus status,
+                             @RequestParam(required = false) String exceptionGroup,
+                             @RequestParam(required = false) Instant detectedFrom, @RequestParam(required = false) Instant detectedTo,
+                             @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
+        return queries.query(new ListIncidentsQuery(topic, group, status, exceptionGroup, detectedFrom, detectedTo, page, size),
+                IncidentPage.class).join();
     }
 
     /** The id must be exactly an incident id: anything else is a 400, never a lookup. */
     @GetMapping("/{id}")
-    public IncidentSummaryView detail(@PathVariable String id) {
+    public IncidentDetail detail(@PathVariable String id) {
         IncidentId incidentId = IncidentId.parse(id);
+        IncidentSummaryView incident = summary(incidentId);
+        List<HistoryEntry> history = history(incidentId);
+        return new IncidentDetail(incident, history.stream().filter(entry -> FAILURE_EVENTS.contains(entry.eventType())).toList(),
+                attempts(history));
+    }
+
+    /** Every change of the incident, oldest first: failures, replays and their results, operator actions with who and why. */
+    @GetMapping("/{id}/history")
+    public List<HistoryEntry> history(@PathVariable String id) {
+        IncidentId incidentId = IncidentId.parse(id);
+        summary(incidentId); // 404 for an unknown incident, not an empty history
+        return history(incidentId);
+    }
+
+    private IncidentSummaryView summary(IncidentId incidentId) {
         Optional<IncidentSummaryView> incident = queries.query(new FindIncidentSummaryQuery(incidentId),
                 ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join();
         return incident.orElseThrow(() -> new NotFoundException("no incident " + incidentId));
+    }
+
+    private List<HistoryEntry> history(IncidentId incidentId) {
+        return queries.query(new FindIncidentHistoryQuery(incidentId), ResponseTypes.multipleInstancesOf(HistoryEntry.class)).join();
+    }
+
+    private static List<AttemptView> attempts(List<HistoryEntry> history) {
+        Map<Integer, AttemptView> attempts = new LinkedHashMap<>();
+        for (HistoryEntry entry : history) {
+            if (entry.attempt() == null || entry.publishStatus() == null) {
+                continue;
+            }
+            if (entry.publishStatus() == PublishStatus.REQUESTED) {
+                attempts.put(entry.attempt(), new AttemptView(entry.attempt(), entry.principal(), entry.reason(), entry.occurredAt(),
+                        PublishStatus.REQUESTED, null, null));
+            } else {
+                attempts.computeIfPresent(entry.attempt(), (number, requested) -> new AttemptView(number, requested.requestedBy(),
+                        requested.reason(), requested.requestedAt(), entry.publishStatus(), entry.detail(), entry.occurredAt()));
+            }
+        }
+        return List.copyOf(attempts.values());
     }
 }

@@ -1,6 +1,7 @@
 package io.dlqdesk.projections.incident;
 
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.PublishStatus;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -41,12 +42,32 @@ class IncidentSummaryEntity {
     @Column(name = "detected_at", nullable = false)
     private Instant detectedAt;
 
+    @Column(name = "exception_class", nullable = false, length = 512)
+    private String exceptionClass;
+
+    @Column(name = "exception_group", nullable = false, length = 16)
+    private String exceptionGroup;
+
+    @Column(name = "exception_fingerprint", nullable = false, length = 500)
+    private String exceptionFingerprint;
+
+    @Column(name = "failure_count", nullable = false)
+    private int failureCount;
+
+    @Column(name = "attempt_count", nullable = false)
+    private int attemptCount;
+
+    @Enumerated(EnumType.STRING)
+    @JdbcTypeCode(SqlTypes.VARCHAR)
+    @Column(name = "last_publish_status", length = 16)
+    private PublishStatus lastPublishStatus;
+
     protected IncidentSummaryEntity() {
         // for JPA
     }
 
     IncidentSummaryEntity(String incidentId, String topic, int partition, long offset, String consumerGroup,
-                          IncidentStatus status, Instant detectedAt) {
+                          IncidentStatus status, Instant detectedAt, ExceptionGroup group) {
         this.incidentId = incidentId;
         this.topic = topic;
         this.partition = partition;
@@ -54,13 +75,34 @@ class IncidentSummaryEntity {
         this.consumerGroup = consumerGroup;
         this.status = status;
         this.detectedAt = detectedAt;
+        this.exceptionClass = group.exceptionClass();
+        this.exceptionGroup = group.id();
+        this.exceptionFingerprint = group.fingerprint();
+        this.failureCount = 1;
+        this.attemptCount = 0;
     }
 
     void status(IncidentStatus status) {
         this.status = status;
     }
 
+    void failureCorrelated() {
+        this.failureCount++;
+    }
+
+    void attemptRequested(int attempt) {
+        this.attemptCount = Math.max(attemptCount, attempt);
+        this.lastPublishStatus = PublishStatus.REQUESTED;
+    }
+
+    void attemptDecided(int attempt, PublishStatus status) {
+        if (attempt == attemptCount) {
+            this.lastPublishStatus = status;
+        }
+    }
+
     IncidentSummaryView toView() {
-        return new IncidentSummaryView(incidentId, topic, partition, offset, consumerGroup, status, detectedAt);
+        return new IncidentSummaryView(incidentId, topic, partition, offset, consumerGroup, status, detectedAt, exceptionClass,
+                exceptionGroup, exceptionFingerprint, failureCount, attemptCount, lastPublishStatus);
     }
 }

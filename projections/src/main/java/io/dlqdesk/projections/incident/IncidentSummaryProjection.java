@@ -7,6 +7,11 @@ import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.IncidentReopened;
 import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.PublishMarkedUnknown;
+import io.dlqdesk.domain.api.PublishResultRecorded;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -37,7 +42,27 @@ public class IncidentSummaryProjection {
     void on(IncidentOpened event) {
         var key = event.failureKey();
         repository.save(new IncidentSummaryEntity(event.incidentId().value(), key.topic(), key.partition(), key.offset(),
-                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt()));
+                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt(), ExceptionGroup.of(event.failure().exception())));
+    }
+
+    @EventHandler
+    void on(RetryFailureCorrelated event) {
+        summary(event.incidentId()).failureCorrelated();
+    }
+
+    @EventHandler
+    void on(ReplayRequested event) {
+        summary(event.incidentId()).attemptRequested(event.attempt());
+    }
+
+    @EventHandler
+    void on(PublishResultRecorded event) {
+        summary(event.incidentId()).attemptDecided(event.attempt(), event.result().status());
+    }
+
+    @EventHandler
+    void on(PublishMarkedUnknown event) {
+        summary(event.incidentId()).attemptDecided(event.attempt(), PublishStatus.PUBLISH_UNKNOWN);
     }
 
     @EventHandler
@@ -62,9 +87,12 @@ public class IncidentSummaryProjection {
 
     /** Events of one incident arrive after its IncidentOpened (same aggregate, same segment, in order). */
     private void status(IncidentId incidentId, IncidentStatus status) {
-        IncidentSummaryEntity summary = repository.findById(incidentId.value())
-                .orElseThrow(() -> new IllegalStateException("no summary for " + incidentId + " before its status changed"));
-        summary.status(status);
+        summary(incidentId).status(status);
+    }
+
+    private IncidentSummaryEntity summary(IncidentId incidentId) {
+        return repository.findById(incidentId.value())
+                .orElseThrow(() -> new IllegalStateException("no summary for " + incidentId + " before a later event of it"));
     }
 
     @QueryHandler
@@ -74,14 +102,29 @@ public class IncidentSummaryProjection {
 
     @QueryHandler
     IncidentPage handle(ListIncidentsQuery query) {
-        Page<IncidentSummaryEntity> page = repository.search(query.topic(), query.consumerGroup(), query.status(),
-                PageRequest.of(query.page(), query.size(), Sort.by(Sort.Order.desc("detectedAt"), Sort.Order.asc("incidentId"))));
+        Page<IncidentSummaryEntity> page = repository.search(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(),
+                query.detectedFrom(), query.detectedTo(), PageRequest.of(query.page(), query.size(), Sort.by(Sort.Order.desc("detectedAt"), Sort.Order.asc("incidentId"))));
         return new IncidentPage(page.map(IncidentSummaryEntity::toView).getContent(), query.page(), query.size(), page.getTotalElements());
     }
 
     @QueryHandler
     List<String> handle(FindIncidentTopicsQuery query) {
         return repository.findDistinctTopics();
+    }
+
+    @QueryHandler
+    List<IncidentCount> handle(CountIncidentsQuery query) {
+        return switch (query.by()) {
+            case TOPIC -> repository.countByTopic();
+            case CONSUMER_GROUP -> repository.countByConsumerGroup();
+            case STATUS -> repository.countByStatus();
+            case EXCEPTION_GROUP -> repository.countByExceptionGroup();
+        };
+    }
+
+    @QueryHandler
+    List<ExceptionGroupView> handle(ListExceptionGroupsQuery query) {
+        return repository.exceptionGroups();
     }
 
     @ResetHandler

@@ -1,0 +1,216 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.ExceptionSummary;
+import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.OriginalTimestamp;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayPolicy;
+import io.dlqdesk.domain.api.RequestReplayCommand;
+import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
+import io.dlqdesk.domain.api.SourceRecordFacts;
+import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.projections.history.IncidentHistoryProjection;
+import io.dlqdesk.projections.incident.IncidentSummaryProjection;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The read models over HTTP: detail with failures and attempts, history, counts, exception groups, audit, point in time, rebuild. */
+@RealInfrastructure
+class ReadModelIT {
+
+    private static final String NONCE = "m" + System.nanoTime();
+    private static final String ORDERS = "orders-" + NONCE;
+    private static final String PAYMENTS = "payments-" + NONCE;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static ConfigurableApplicationContext app;
+    private static CommandGateway commands;
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker broker) {
+        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+                "dlqdesk.ingest.topic-pattern", "it-" + NONCE + "-nothing"));
+        commands = app.getBean(CommandGateway.class);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    @Test
+    void theDetailListsFailuresAndAttemptsAndTheHistorySaysWhoDidWhatAndWhy() throws Exception {
+        IncidentId id = open(ORDERS, 1, "billing", "com.example.PriceMissingException", "no price for order 4711");
+        commands.sendAndWait(new AcknowledgeIncidentCommand(id, action("alice", "looking into the price service")));
+        FailedRecord root = failure(ORDERS, 1, "billing", "com.example.PriceMissingException", "no price for order 4711");
+        commands.sendAndWait(new RequestReplayCommand(id, SourceRecordFacts.found(root.failureKey().location(), 1, root.key(),
+                root.eventId(), root.valueHash()), new ReplayPolicy(true, 3), true, "dlq-incident-desk", action("alice", "price fixed")));
+
+        await().atMost(WAIT).until(() -> get("/api/v1/incidents/" + id).contains("\"attempts\":[{"));
+        String detail = get("/api/v1/incidents/" + id);
+        assertThat(detail).contains("\"status\":\"ACKED\"", "\"failureCount\":1", "\"attemptCount\":1", "\"lastPublishStatus\":\"REQUESTED\"",
+                "\"exceptionClass\":\"com.example.PriceMissingException\"", "\"eventType\":\"IncidentOpened\"",
+                "\"attempt\":1,\"requestedBy\":\"alice\",\"reason\":\"price fixed\"", "\"publishStatus\":\"REQUESTED\"");
+
+        String history = get("/api/v1/incidents/" + id + "/history");
+        assertThat(history).containsSubsequence("\"eventType\":\"IncidentOpened\"", "\"eventType\":\"IncidentAcknowledged\"",
+                "\"principal\":\"alice\",\"reason\":\"looking into the price service\"", "\"eventType\":\"ReplayRequested\"");
+        assertThat(RunningApp.get(app, "/api/v1/incidents/" + IncidentId.of(new FailureKey("none", 0, 0, "g")) + "/history", "viewer",
+                RunningApp.PASSWORD).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void failuresThatDifferOnlyInIdsAndNumbersShareAnExceptionGroupAndCountsArePerIncident() throws Exception {
+        IncidentId a = open(PAYMENTS, 1, "ledger", "com.example.CardDeclinedException", "card 4111-1111 declined for payment 'p-1'");
+        IncidentId b = open(PAYMENTS, 2, "ledger", "com.example.CardDeclinedException", "card 5500-0000 declined for payment 'p-2'");
+        IncidentId c = open(PAYMENTS, 3, "ledger", "com.example.TimeoutException", "timed out after 30000 ms");
+        await().atMost(WAIT).until(() -> get("/api/v1/incidents?topic=" + PAYMENTS).contains("\"total\":3"));
+
+        String groups = get("/api/v1/exception-groups");
+        String group = groupOf(a);
+        assertThat(groupOf(b)).isEqualTo(group);
+        assertThat(groupOf(c)).isNotEqualTo(group);
+        assertThat(groups).contains("\"exceptionGroup\":\"" + group + "\",\"exceptionClass\":\"com.example.CardDeclinedException\","
+                + "\"fingerprint\":\"card <n>-<n> declined for payment <value>\",\"openIncidents\":2,\"incidents\":2");
+        assertThat(get("/api/v1/incidents?exceptionGroup=" + group)).contains("\"total\":2", a.value(), b.value()).doesNotContain(c.value());
+        assertThat(get("/api/v1/incident-counts?by=topic")).contains("{\"value\":\"" + PAYMENTS + "\",\"status\":\"OPEN\",\"incidents\":3}");
+        assertThat(get("/api/v1/incident-counts?by=exception-group")).contains("{\"value\":\"" + group + "\",\"status\":\"OPEN\",\"incidents\":2}");
+        HttpResponse<String> bad = RunningApp.get(app, "/api/v1/incident-counts?by=colour", "viewer", RunningApp.PASSWORD);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("consumer-group");
+        assertThat(RunningApp.get(app, "/api/v1/incidents?exceptionGroup=xyz", "viewer", RunningApp.PASSWORD).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void theListFiltersOnTheTimeAnIncidentWasDetected() throws Exception {
+        String topic = "timed-" + NONCE;
+        Instant early = Instant.parse("2026-01-01T00:00:00Z");
+        Instant late = Instant.parse("2026-06-01T00:00:00Z");
+        commands.sendAndWait(OpenIncidentCommand.forFailure(failure(topic, 1, "g", "X", "x"), Duration.ofDays(7), early));
+        commands.sendAndWait(OpenIncidentCommand.forFailure(failure(topic, 2, "g", "X", "x"), Duration.ofDays(7), late));
+        await().atMost(WAIT).until(() -> get("/api/v1/incidents?topic=" + topic).contains("\"total\":2"));
+        assertThat(get("/api/v1/incidents?topic=" + topic + "&detectedFrom=2026-03-01T00:00:00Z")).contains("\"total\":1", "\"offset\":2");
+        assertThat(get("/api/v1/incidents?topic=" + topic + "&detectedTo=2026-03-01T00:00:00Z")).contains("\"total\":1", "\"offset\":1");
+        assertThat(RunningApp.get(app, "/api/v1/incidents?detectedFrom=yesterday", "viewer", RunningApp.PASSWORD).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void theAuditListsOperatorActionsAndTheLedgerAsItStoodAtAnInstantComesFromEvents() throws Exception {
+        Instant beforeOpen = Instant.now();
+        awaitClockPast(beforeOpen);
+        IncidentId id = open("audited-" + NONCE, 1, "g", "X", "x");
+        Instant whileOpen = Instant.now();
+        awaitClockPast(whileOpen);
+        commands.sendAndWait(new AcknowledgeIncidentCommand(id, action("bob", "mine")));
+        commands.sendAndWait(new ResolveIncidentCommand(id, action("bob", "fixed by deploy 1.4.3")));
+        Instant afterResolve = Instant.now();
+
+        assertThat(get("/api/v1/audit/incidents-as-of?at=" + beforeOpen)).doesNotContain(id.value());
+        assertThat(get("/api/v1/audit/incidents-as-of?at=" + whileOpen)).contains("\"incidentId\":\"" + id.value() + "\"")
+                .containsPattern("\"incidentId\":\"" + id.value() + "\"[^}]*\"status\":\"OPEN\"");
+        assertThat(get("/api/v1/audit/incidents-as-of?at=" + afterResolve))
+                .containsPattern("\"incidentId\":\"" + id.value() + "\"[^}]*\"status\":\"RESOLVED\"");
+
+        await().atMost(WAIT).until(() -> get("/api/v1/audit?principal=bob").contains("fixed by deploy 1.4.3"));
+        assertThat(get("/api/v1/audit?principal=bob")).containsSubsequence("\"eventType\":\"IncidentResolved\"",
+                "\"eventType\":\"IncidentAcknowledged\"").doesNotContain("\"principal\":\"alice\"");
+        assertThat(RunningApp.get(app, "/api/v1/audit/incidents-as-of", "viewer", RunningApp.PASSWORD).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void resettingTheProjectionsAndReplayingAllEventsRebuildsIdenticalTables() throws Exception {
+        IncidentId id = open("rebuilt-" + NONCE, 1, "g", "com.example.X", "boom 1");
+        commands.sendAndWait(new AcknowledgeIncidentCommand(id, action("carol", "ack")));
+        open("rebuilt-" + NONCE, 2, "g", "com.example.X", "boom 2");
+        await().atMost(WAIT).until(() -> get("/api/v1/incidents/" + id + "/history").contains("IncidentAcknowledged")
+                && get("/api/v1/incidents?topic=rebuilt-" + NONCE).contains("\"total\":2"));
+        awaitCaughtUp();
+        List<Map<String, Object>> summaries = table("SELECT * FROM incident_summary ORDER BY incident_id");
+        List<Map<String, Object>> history = table("SELECT * FROM incident_history ORDER BY incident_id, seq");
+
+        EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
+        for (String group : List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP)) {
+            StreamingEventProcessor processor = processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow();
+            processor.shutDown();
+            processor.resetTokens();
+            processor.start();
+        }
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(table("SELECT * FROM incident_summary ORDER BY incident_id")).isEqualTo(summaries);
+            assertThat(table("SELECT * FROM incident_history ORDER BY incident_id, seq")).isEqualTo(history);
+        });
+        assertThat(summaries).isNotEmpty();
+    }
+
+    private static void awaitCaughtUp() {
+        EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
+        await().atMost(WAIT).until(() -> List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP).stream()
+                .allMatch(group -> processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow()
+                        .processingStatus().values().stream().allMatch(status -> status.isCaughtUp() && !status.isReplaying())));
+    }
+
+    private static List<Map<String, Object>> table(String sql) {
+        return app.getBean(JdbcTemplate.class).queryForList(sql);
+    }
+
+    private static String groupOf(IncidentId id) throws Exception {
+        String detail = get("/api/v1/incidents/" + id);
+        int at = detail.indexOf("\"exceptionGroup\":\"") + "\"exceptionGroup\":\"".length();
+        return detail.substring(at, at + 16);
+    }
+
+    private static IncidentId open(String topic, long offset, String group, String exceptionClass, String message) {
+        FailedRecord failure = failure(topic, offset, group, exceptionClass, message);
+        commands.sendAndWait(OpenIncidentCommand.forFailure(failure, Duration.ofDays(7), Instant.now()));
+        return IncidentId.of(failure.failureKey());
+    }
+
+    private static FailedRecord failure(String topic, long offset, String group, String exceptionClass, String message) {
+        byte[] value = ("{\"offset\":" + offset + "}").getBytes(StandardCharsets.UTF_8);
+        return new FailedRecord(new FailureKey(topic, 0, offset, group), new RecordLocation(topic + ".dlq", 0, offset),
+                RecordKey.of(("k" + offset).getBytes(StandardCharsets.UTF_8)), new EventId("evt-" + topic + "-" + offset),
+                OriginalTimestamp.ofEpochMilli(System.currentTimeMillis(), TimestampType.CREATE_TIME), PayloadHash.of(value),
+                new ExceptionSummary(exceptionClass, message));
+    }
+
+    private static OperatorAction action(String who, String why) {
+        return new OperatorAction(who, why, Instant.now());
+    }
+
+    private static String get(String path) throws Exception {
+        HttpResponse<String> response = RunningApp.get(app, path, "viewer", RunningApp.PASSWORD);
+        assertThat(response.statusCode()).as(path + ": " + response.body()).isIn(200, 404);
+        return response.body();
+    }
+
+    private static void awaitClockPast(Instant instant) {
+        await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(1)).until(() -> Instant.now().isAfter(instant.plusMillis(2)));
+    }
+}

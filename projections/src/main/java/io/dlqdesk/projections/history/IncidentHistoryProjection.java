@@ -1,0 +1,186 @@
+package io.dlqdesk.projections.history;
+
+import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.IncidentAcknowledged;
+import io.dlqdesk.domain.api.IncidentDiscarded;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.IncidentReopened;
+import io.dlqdesk.domain.api.IncidentResolved;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.PublishMarkedUnknown;
+import io.dlqdesk.domain.api.PublishResult;
+import io.dlqdesk.domain.api.PublishResultRecorded;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.ReplayRejected;
+import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.domain.api.RetryFailureCorrelated;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.SequenceNumber;
+import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every change of every incident, in order, with who did it and why: the incident history and the
+ * audit trail. One row per event, keyed by (incident, sequence number), so a replayed event writes
+ * nothing new and a rebuild produces the same rows. Times are when the event was recorded.
+ */
+@Component
+@ProcessingGroup(IncidentHistoryProjection.PROCESSING_GROUP)
+public class IncidentHistoryProjection {
+
+    /** Explicit, so that moving this class never resets its token. */
+    public static final String PROCESSING_GROUP = "incident-history";
+    private static final int MAX_DETAIL = 4000;
+    private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail";
+
+    private final JdbcTemplate jdbc;
+
+    IncidentHistoryProjection(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @EventHandler
+    void on(IncidentOpened event, @SequenceNumber long seq, @Timestamp Instant at) {
+        String detail = failure(event.failure());
+        if (!event.correlationMismatches().isEmpty()) {
+            detail += "; a re-failure that did not correlate: " + event.correlationMismatches();
+        }
+        row(event.incidentId(), seq, "IncidentOpened", at, null, null, detail);
+    }
+
+    @EventHandler
+    void on(RetryFailureCorrelated event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "RetryFailureCorrelated", at, null, event.attempt(), "failed again after replay attempt "
+                + event.attempt() + ": " + failure(event.failure()));
+    }
+
+    @EventHandler
+    void on(IncidentReopened event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "IncidentReopened", at, null, null, "was " + event.previousStatus() + ", reopened by "
+                + location(event.reopenedBy().topic(), event.reopenedBy().partition(), event.reopenedBy().offset()));
+    }
+
+    @EventHandler
+    void on(ReplayRequested event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "ReplayRequested", at, event.requestedBy(), event.attempt(), PublishStatus.REQUESTED, "to "
+                + location(event.sourceLocation().topic(), event.sourceLocation().partition(), event.sourceLocation().offset())
+                + " for group " + event.targetGroup());
+    }
+
+    @EventHandler
+    void on(ReplayRejected event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "ReplayRejected", at, event.requestedBy(), null, "refused: " + event.reasons());
+    }
+
+    @EventHandler
+    void on(PublishResultRecorded event, @SequenceNumber long seq, @Timestamp Instant at) {
+        PublishResult result = event.result();
+        String detail = result.publishedAt() != null
+                ? "PUBLISHED at " + location(result.publishedAt().topic(), result.publishedAt().partition(), result.publishedAt().offset())
+                : "PUBLISH_FAILED: " + result.failureReason();
+        row(event.incidentId(), seq, "PublishResultRecorded", at, null, event.attempt(), result.status(),
+                detail + " (decided " + result.decidedAt() + ")");
+    }
+
+    @EventHandler
+    void on(PublishMarkedUnknown event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "PublishMarkedUnknown", at, event.markedBy(), event.attempt(), PublishStatus.PUBLISH_UNKNOWN,
+                "PUBLISH_UNKNOWN");
+    }
+
+    @EventHandler
+    void on(IncidentAcknowledged event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "IncidentAcknowledged", at, event.action(), null, "ACKED");
+    }
+
+    @EventHandler
+    void on(IncidentResolved event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "IncidentResolved", at, event.action(), null, "RESOLVED");
+    }
+
+    @EventHandler
+    void on(IncidentDiscarded event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "IncidentDiscarded", at, event.action(), null, "DISCARDED");
+    }
+
+    @QueryHandler
+    List<HistoryEntry> handle(FindIncidentHistoryQuery query) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM incident_history WHERE incident_id = ? ORDER BY seq",
+                IncidentHistoryProjection::entry, query.incidentId().value());
+    }
+
+    @QueryHandler
+    AuditPage handle(ListAuditQuery query) {
+        StringBuilder where = new StringBuilder(" WHERE principal IS NOT NULL");
+        List<Object> arguments = new ArrayList<>();
+        if (query.principal() != null) {
+            where.append(" AND principal = ?");
+            arguments.add(query.principal());
+        }
+        if (query.from() != null) {
+            where.append(" AND occurred_at >= ?");
+            arguments.add(LocalDateTime.ofInstant(query.from(), ZoneOffset.UTC));
+        }
+        if (query.to() != null) {
+            where.append(" AND occurred_at < ?");
+            arguments.add(LocalDateTime.ofInstant(query.to(), ZoneOffset.UTC));
+        }
+        Long total = jdbc.queryForObject("SELECT COUNT(*) FROM incident_history" + where, Long.class, arguments.toArray());
+        List<Object> paged = new ArrayList<>(arguments);
+        paged.add(query.size());
+        paged.add((long) query.page() * query.size());
+        List<HistoryEntry> items = jdbc.query("SELECT " + COLUMNS + " FROM incident_history" + where
+                + " ORDER BY occurred_at DESC, incident_id, seq LIMIT ? OFFSET ?", IncidentHistoryProjection::entry, paged.toArray());
+        return new AuditPage(items, query.page(), query.size(), total == null ? 0 : total);
+    }
+
+    @ResetHandler
+    void reset() {
+        jdbc.update("DELETE FROM incident_history");
+    }
+
+    private void row(IncidentId incidentId, long seq, String type, Instant at, OperatorAction action, Integer attempt, String detail) {
+        row(incidentId, seq, type, at, action, attempt, null, detail);
+    }
+
+    private void row(IncidentId incidentId, long seq, String type, Instant at, OperatorAction action, Integer attempt,
+                     PublishStatus publishStatus, String detail) {
+        String bounded = detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL);
+        jdbc.update("INSERT INTO incident_history (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq",
+                incidentId.value(), seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
+                action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded);
+    }
+
+    private static String failure(FailedRecord failure) {
+        var key = failure.failureKey();
+        String exception = failure.exception() == null ? "no exception recorded"
+                : failure.exception().exceptionClass() + (failure.exception().message() == null ? "" : ": " + failure.exception().message());
+        return "group " + key.consumerGroup() + " failed on " + location(key.topic(), key.partition(), key.offset()) + " (DLQ "
+                + location(failure.dlqLocation().topic(), failure.dlqLocation().partition(), failure.dlqLocation().offset()) + "): " + exception;
+    }
+
+    private static String location(String topic, int partition, long offset) {
+        return topic + "/" + partition + "@" + offset;
+    }
+
+    private static HistoryEntry entry(ResultSet row, int number) throws SQLException {
+        Integer attempt = row.getObject("attempt", Integer.class);
+        String publishStatus = row.getString("publish_status");
+        return new HistoryEntry(row.getString("incident_id"), row.getLong("seq"), row.getString("event_type"),
+                row.getObject("occurred_at", LocalDateTime.class).toInstant(ZoneOffset.UTC), row.getString("principal"),
+                row.getString("reason"), attempt, publishStatus == null ? null : PublishStatus.valueOf(publishStatus), row.getString("detail"));
+    }
+}

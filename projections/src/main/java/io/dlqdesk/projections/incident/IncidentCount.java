@@ -1,0 +1,7 @@
+package io.dlqdesk.projections.incident;
+
+import io.dlqdesk.domain.api.IncidentStatus;
+
+/** The number of incidents with this value of the counted dimension and this status. */
+public record IncidentCount(String value, IncidentStatus status, long incidents) {
+}
