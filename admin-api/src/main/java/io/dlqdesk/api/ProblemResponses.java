@@ -14,6 +14,7 @@ final class ProblemResponses {
 
     static final URI UNAUTHENTICATED = URI.create("urn:dlqdesk:problem:unauthenticated");
     static final URI FORBIDDEN = URI.create("urn:dlqdesk:problem:forbidden");
+    static final URI INVALID_INPUT = URI.create("urn:dlqdesk:problem:invalid-input");
 
     private ProblemResponses() {
     }

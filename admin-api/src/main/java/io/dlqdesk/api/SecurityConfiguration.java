@@ -25,6 +25,7 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 
 import java.util.Arrays;
 import java.util.Collection;
@@ -42,6 +43,16 @@ import java.util.Locale;
 public class SecurityConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+
+    /**
+     * A request the firewall rejects (encoded slashes or dots, NUL, non-normalised paths) is a 400
+     * problem, answered before any endpoint or error page sees it.
+     */
+    @Bean
+    RequestRejectedHandler requestRejectedHandler(ObjectMapper json) {
+        return (request, response, e) -> ProblemResponses.write(response, json, HttpStatus.BAD_REQUEST, ProblemResponses.INVALID_INPUT,
+                "the request path is not allowed: " + e.getMessage());
+    }
 
     @Bean
     SecurityFilterChain api(HttpSecurity http, SecurityProperties properties, ObjectProvider<JwtDecoder> jwt, ObjectMapper json)
