@@ -138,6 +138,13 @@ class ReadModelIT {
         assertThat(get("/api/v1/audit/incidents-as-of?at=" + afterResolve))
                 .containsPattern("\"incidentId\":\"" + id.value() + "\"[^}]*\"status\":\"RESOLVED\"");
 
+        String topic = "audited-" + NONCE;
+        await().atMost(WAIT).until(() -> get("/api/v1/incident-counts?by=topic")
+                .contains("{\"value\":\"" + topic + "\",\"status\":\"RESOLVED\",\"incidents\":1}"));
+        assertThat(get("/api/v1/incident-counts?by=topic")).as("the incident moved from OPEN to RESOLVED, it is not in both")
+                .doesNotContain("{\"value\":\"" + topic + "\",\"status\":\"OPEN\"", "{\"value\":\"" + topic + "\",\"status\":\"ACKED\"");
+        assertThat(get("/api/v1/incidents?topic=" + topic + "&status=RESOLVED")).contains("\"total\":1");
+        assertThat(get("/api/v1/incidents?topic=" + topic + "&status=OPEN")).contains("\"total\":0");
         await().atMost(WAIT).until(() -> get("/api/v1/audit?principal=bob").contains("fixed by deploy 1.4.3"));
         assertThat(get("/api/v1/audit?principal=bob")).containsSubsequence("\"eventType\":\"IncidentResolved\"",
                 "\"eventType\":\"IncidentAcknowledged\"").doesNotContain("\"principal\":\"alice\"");
@@ -154,6 +161,8 @@ class ReadModelIT {
         awaitCaughtUp();
         List<Map<String, Object>> summaries = table("SELECT * FROM incident_summary ORDER BY incident_id");
         List<Map<String, Object>> history = table("SELECT * FROM incident_history ORDER BY incident_id, seq");
+        List<Map<String, Object>> counts = table("SELECT * FROM incident_count WHERE incidents <> 0 ORDER BY dimension, value, status");
+        List<Map<String, Object>> groups = table("SELECT * FROM exception_group ORDER BY exception_group");
 
         EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
         for (String group : List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP)) {
@@ -165,6 +174,8 @@ class ReadModelIT {
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(table("SELECT * FROM incident_summary ORDER BY incident_id")).isEqualTo(summaries);
             assertThat(table("SELECT * FROM incident_history ORDER BY incident_id, seq")).isEqualTo(history);
+            assertThat(table("SELECT * FROM incident_count WHERE incidents <> 0 ORDER BY dimension, value, status")).isEqualTo(counts);
+            assertThat(table("SELECT * FROM exception_group ORDER BY exception_group")).isEqualTo(groups);
         });
         assertThat(summaries).isNotEmpty();
     }

@@ -86,6 +86,22 @@ class IncidentSummaryEntity {
         this.status = status;
     }
 
+    IncidentStatus status() {
+        return status;
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    String consumerGroup() {
+        return consumerGroup;
+    }
+
+    String exceptionGroup() {
+        return exceptionGroup;
+    }
+
     void failureCorrelated() {
         this.failureCount++;
     }

@@ -16,13 +16,15 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.queryhandling.QueryHandler;
-import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Slice;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Sort;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** The incident list read model. Resettable: a reset clears the table and events rebuild it. */
 @Component
@@ -33,16 +35,19 @@ public class IncidentSummaryProjection {
     public static final String PROCESSING_GROUP = "incident-summary";
 
     private final IncidentSummaryRepository repository;
+    private final IncidentCounts counts;
 
-    IncidentSummaryProjection(IncidentSummaryRepository repository) {
+    IncidentSummaryProjection(IncidentSummaryRepository repository, IncidentCounts counts) {
         this.repository = repository;
+        this.counts = counts;
     }
 
     @EventHandler
     void on(IncidentOpened event) {
         var key = event.failureKey();
-        repository.save(new IncidentSummaryEntity(event.incidentId().value(), key.topic(), key.partition(), key.offset(),
-                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt(), ExceptionGroup.of(event.failure().exception())));
+        ExceptionGroup group = ExceptionGroup.of(event.failure().exception());
+        counts.opened(repository.save(new IncidentSummaryEntity(event.incidentId().value(), key.topic(), key.partition(), key.offset(),
+                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt(), group)), group);
     }
 
     @EventHandler
@@ -87,7 +92,12 @@ public class IncidentSummaryProjection {
 
     /** Events of one incident arrive after its IncidentOpened (same aggregate, same segment, in order). */
     private void status(IncidentId incidentId, IncidentStatus status) {
-        summary(incidentId).status(status);
+        IncidentSummaryEntity summary = summary(incidentId);
+        IncidentStatus before = summary.status();
+        if (before != status) {
+            summary.status(status);
+            counts.statusChanged(summary, before, status);
+        }
     }
 
     private IncidentSummaryEntity summary(IncidentId incidentId) {
@@ -102,9 +112,30 @@ public class IncidentSummaryProjection {
 
     @QueryHandler
     IncidentPage handle(ListIncidentsQuery query) {
-        Page<IncidentSummaryEntity> page = repository.search(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(),
-                query.detectedFrom(), query.detectedTo(), PageRequest.of(query.page(), query.size(), Sort.by(Sort.Order.desc("detectedAt"), Sort.Order.asc("incidentId"))));
-        return new IncidentPage(page.map(IncidentSummaryEntity::toView).getContent(), query.page(), query.size(), page.getTotalElements());
+        Slice<IncidentSummaryEntity> page = repository.search(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(),
+                query.detectedFrom(), query.detectedTo(), PageRequest.of(query.page(), query.size(),
+                        Sort.by(Sort.Order.desc("detectedAt"), Sort.Order.desc("incidentId"))));
+        return new IncidentPage(page.map(IncidentSummaryEntity::toView).getContent(), query.page(), query.size(), total(query));
+    }
+
+    /** From the counts table when at most one of topic, group and exception group is filtered and no time range; else counted. */
+    private long total(ListIncidentsQuery query) {
+        long dimensions = Stream.of(query.topic(), query.consumerGroup(), query.exceptionGroup()).filter(Objects::nonNull)
+                .count();
+        if (query.detectedFrom() != null || query.detectedTo() != null || dimensions > 1) {
+            return repository.count(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(), query.detectedFrom(),
+                    query.detectedTo());
+        }
+        if (query.topic() != null) {
+            return counts.total(CountIncidentsQuery.Dimension.TOPIC, query.topic(), query.status());
+        }
+        if (query.consumerGroup() != null) {
+            return counts.total(CountIncidentsQuery.Dimension.CONSUMER_GROUP, query.consumerGroup(), query.status());
+        }
+        if (query.exceptionGroup() != null) {
+            return counts.total(CountIncidentsQuery.Dimension.EXCEPTION_GROUP, query.exceptionGroup(), query.status());
+        }
+        return counts.total(CountIncidentsQuery.Dimension.STATUS, null, query.status());
     }
 
     @QueryHandler
@@ -114,21 +145,17 @@ public class IncidentSummaryProjection {
 
     @QueryHandler
     List<IncidentCount> handle(CountIncidentsQuery query) {
-        return switch (query.by()) {
-            case TOPIC -> repository.countByTopic();
-            case CONSUMER_GROUP -> repository.countByConsumerGroup();
-            case STATUS -> repository.countByStatus();
-            case EXCEPTION_GROUP -> repository.countByExceptionGroup();
-        };
+        return counts.counts(query.by());
     }
 
     @QueryHandler
     List<ExceptionGroupView> handle(ListExceptionGroupsQuery query) {
-        return repository.exceptionGroups();
+        return counts.exceptionGroups();
     }
 
     @ResetHandler
     void reset() {
         repository.deleteAllInBatch();
+        counts.reset();
     }
 }

@@ -1,0 +1,170 @@
+package io.dlqdesk.bench;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.dlqdesk.app.DlqDeskApplication;
+import io.dlqdesk.testsupport.TestDatabase;
+import io.dlqdesk.testsupport.TestInfrastructure;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.interfaces.RSAPrivateKey;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Latency of the read endpoints with many incidents in the read model, on the real database, as
+ * p50/p99 over sequential requests, next to a baseline measured in the same run: the liveness probe
+ * (same HTTP stack and bearer-token authentication, no database). Rows are written straight into the
+ * read-model tables (what the projection would have written), because reading is what is measured.
+ * Callers authenticate with a signed JWT, production's path: HTTP Basic verifies a bcrypt hash on
+ * every request, which by design costs more than any of these queries.
+ *
+ * <pre>./mvnw -pl bench -am install -DskipTests && ./mvnw -pl bench exec:java [-Dincidents=100000 -Drequests=1000]</pre>
+ */
+public final class ReadModelLatency {
+
+    private ReadModelLatency() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int incidents = Integer.getInteger("incidents", 100_000);
+        int requests = Integer.getInteger("requests", 1_000);
+        TestInfrastructure infrastructure = TestInfrastructure.shared();
+        TestDatabase database = infrastructure.databaseFor(ReadModelLatency.class);
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        KeyPair keys = generator.generateKeyPair();
+        Path publicKey = Files.createTempFile("dlqdesk-bench", ".pem");
+        Files.writeString(publicKey, "-----BEGIN PUBLIC KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(keys.getPublic().getEncoded())
+                + "\n-----END PUBLIC KEY-----\n");
+        String token = token((RSAPrivateKey) keys.getPrivate());
+        try (ConfigurableApplicationContext app = start(database, infrastructure.broker().bootstrapServers(), publicKey)) {
+            long loadStarted = System.nanoTime();
+            load(app.getBean(JdbcTemplate.class), incidents);
+            System.out.printf(Locale.ROOT, "loaded %,d incidents into the read model in %.1f s%n", incidents,
+                    (System.nanoTime() - loadStarted) / 1e9);
+            String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+            Map<String, String> endpoints = new LinkedHashMap<>();
+            endpoints.put("baseline: GET /actuator/health/liveness", "/actuator/health/liveness");
+            endpoints.put("GET /api/v1/incidents (first page of 50)", "/api/v1/incidents");
+            endpoints.put("GET /api/v1/incidents?topic=&status=OPEN", "/api/v1/incidents?topic=orders-7&status=OPEN");
+            endpoints.put("GET /api/v1/incidents?group=&exceptionGroup=", "/api/v1/incidents?group=group-3&exceptionGroup=" + group(11));
+            endpoints.put("GET /api/v1/incidents?page=100", "/api/v1/incidents?page=100");
+            endpoints.put("GET /api/v1/incident-counts?by=topic", "/api/v1/incident-counts?by=topic");
+            endpoints.put("GET /api/v1/incident-counts?by=status", "/api/v1/incident-counts?by=status");
+            endpoints.put("GET /api/v1/incident-counts?by=exception-group", "/api/v1/incident-counts?by=exception-group");
+            endpoints.put("GET /api/v1/exception-groups", "/api/v1/exception-groups");
+            HttpClient client = HttpClient.newHttpClient();
+            System.out.printf(Locale.ROOT, "%nread endpoints, %,d incidents, %,d sequential requests each (2 cores, embedded MariaDB)%n",
+                    incidents, requests);
+            System.out.printf(Locale.ROOT, "| %-48s | %8s | %8s | %14s |%n", "endpoint", "p50 ms", "p99 ms", "p99 / baseline");
+            System.out.printf(Locale.ROOT, "| %-48s | %8s | %8s | %14s |%n", "-".repeat(48), "-".repeat(8), "-".repeat(8), "-".repeat(14));
+            double baselineP99 = 0;
+            for (Map.Entry<String, String> endpoint : endpoints.entrySet()) {
+                measure(client, base + endpoint.getValue(), token, requests / 5); // warm-up
+                double[] millis = measure(client, base + endpoint.getValue(), token, requests);
+                if (baselineP99 == 0) {
+                    baselineP99 = percentile(millis, 0.99);
+                }
+                System.out.printf(Locale.ROOT, "| %-48s | %8.2f | %8.2f | %14.1f |%n", endpoint.getKey(), percentile(millis, 0.50),
+                        percentile(millis, 0.99), percentile(millis, 0.99) / baselineP99);
+            }
+        }
+        System.exit(0); // the embedded servers' threads are not ours to wait for
+    }
+
+    private static String token(RSAPrivateKey key) throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), new JWTClaimsSet.Builder().subject("bench")
+                .claim("roles", List.of("VIEWER")).issueTime(new Date()).expirationTime(Date.from(Instant.now().plusSeconds(3600))).build());
+        jwt.sign(new RSASSASigner(key));
+        return jwt.serialize();
+    }
+
+    private static ConfigurableApplicationContext start(TestDatabase database, String bootstrapServers, Path publicKey) {
+        return new SpringApplicationBuilder(DlqDeskApplication.class).run(
+                "--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + database.password(), "--spring.kafka.bootstrap-servers=" + bootstrapServers,
+                "--server.port=0", "--server.address=127.0.0.1", "--dlqdesk.ingest.enabled=false",
+                "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN",
+                "--spring.security.oauth2.resourceserver.jwt.public-key-location=" + publicKey.toUri());
+    }
+
+    /** 50 topics, 20 groups, 200 exception groups, statuses mostly closed, detected over 30 days. */
+    private static void load(JdbcTemplate jdbc, int incidents) {
+        Random random = new Random(42);
+        String[] statuses = {"OPEN", "ACKED", "RESOLVED", "RESOLVED", "RESOLVED", "DISCARDED"};
+        Instant now = Instant.now();
+        List<Object> batch = new ArrayList<>();
+        int rows = 0;
+        for (int i = 0; i < incidents; i++) {
+            int exceptionGroup = random.nextInt(200);
+            rows++;
+            batch.addAll(List.of(String.format(Locale.ROOT, "inc-%032x", i), "orders-" + random.nextInt(50), random.nextInt(12), (long) i,
+                    "group-" + random.nextInt(20), statuses[random.nextInt(statuses.length)],
+                    Timestamp.from(now.minusSeconds(random.nextInt(30 * 24 * 3600))), "com.example.Failure" + exceptionGroup,
+                    group(exceptionGroup), "failure " + exceptionGroup + " for order <n>", 1 + random.nextInt(3), random.nextInt(3)));
+            if (rows == 1_000 || i == incidents - 1) { // one multi-row INSERT per 1,000 rows
+                jdbc.update("INSERT INTO incident_summary (incident_id, topic, partition_no, record_offset, consumer_group, status, "
+                        + "detected_at, exception_class, exception_group, exception_fingerprint, failure_count, attempt_count) VALUES "
+                        + String.join(", ", java.util.Collections.nCopies(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")), batch.toArray());
+                batch.clear();
+                rows = 0;
+            }
+        }
+        // the counts the projection keeps alongside
+        for (String[] dimension : new String[][] {{"TOPIC", "topic"}, {"CONSUMER_GROUP", "consumer_group"}, {"STATUS", "status"},
+                {"EXCEPTION_GROUP", "exception_group"}}) {
+            jdbc.update("INSERT INTO incident_count (dimension, value, status, incidents) SELECT '" + dimension[0] + "', " + dimension[1]
+                    + ", status, COUNT(*) FROM incident_summary GROUP BY " + dimension[1] + ", status");
+        }
+        jdbc.update("INSERT INTO exception_group (exception_group, exception_class, fingerprint) "
+                + "SELECT exception_group, MIN(exception_class), MIN(exception_fingerprint) FROM incident_summary GROUP BY exception_group");
+    }
+
+    private static String group(int number) {
+        return String.format(Locale.ROOT, "%016x", number);
+    }
+
+    private static double[] measure(HttpClient client, String url, String token, int requests) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token).build();
+        double[] millis = new double[requests];
+        for (int i = 0; i < requests; i++) {
+            long started = System.nanoTime();
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            millis[i] = (System.nanoTime() - started) / 1e6;
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
+            }
+        }
+        Arrays.sort(millis);
+        return millis;
+    }
+
+    private static double percentile(double[] sorted, double quantile) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(quantile * sorted.length) - 1)];
+    }
+}
