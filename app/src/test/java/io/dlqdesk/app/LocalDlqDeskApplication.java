@@ -14,7 +14,7 @@ public final class LocalDlqDeskApplication {
 
     public static void main(String[] args) {
         SpringApplication application = new SpringApplication(DlqDeskApplication.class);
-        application.addListeners(new EmbeddedServersForLocalRun());
+        application.addListeners(new EmbeddedServersForLocalRun(), new DemoFailures());
         application.run(args);
     }
 }

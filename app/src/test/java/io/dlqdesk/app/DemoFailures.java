@@ -1,0 +1,147 @@
+package io.dlqdesk.app;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.env.Environment;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.KafkaMessageListenerContainer;
+import org.springframework.kafka.listener.MessageListener;
+import org.springframework.util.backoff.FixedBackOff;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code dlqdesk.embedded.demo-data=true} (local run only): two small services, written as users
+ * write them (Spring Kafka listeners whose failures go to {@code <topic>.dlq} through
+ * DeadLetterPublishingRecoverer), fail on a handful of records, so a newcomer sees incidents at once.
+ * The orders service fails only on a first delivery (a replay succeeds); the payments service keeps
+ * failing (a replay fails again and is correlated to its incident). Records are sent once, when the
+ * demo topics are first created.
+ */
+final class DemoFailures implements ApplicationListener<ApplicationEvent> {
+
+    static final String ENABLED = "dlqdesk.embedded.demo-data";
+    static final String ORDERS = "demo.orders";
+    static final String PAYMENTS = "demo.payments";
+
+    private final List<KafkaMessageListenerContainer<byte[], byte[]>> services = new ArrayList<>();
+    private DefaultKafkaProducerFactory<byte[], byte[]> producers;
+
+    @Override
+    public void onApplicationEvent(ApplicationEvent event) {
+        if (event instanceof ApplicationReadyEvent ready && ready.getApplicationContext().getEnvironment().getProperty(ENABLED, Boolean.class, false)) {
+            start(ready.getApplicationContext().getEnvironment());
+        } else if (event instanceof ContextClosedEvent) {
+            stop();
+        }
+    }
+
+    private synchronized void start(Environment env) {
+        String servers = env.getRequiredProperty("spring.kafka.bootstrap-servers");
+        boolean created;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            created = !existing.contains(ORDERS);
+            List<NewTopic> topics = new ArrayList<>();
+            for (String topic : List.of(ORDERS, ORDERS + ".dlq", PAYMENTS, PAYMENTS + ".dlq")) {
+                if (!existing.contains(topic)) {
+                    topics.add(new NewTopic(topic, 3, (short) 1));
+                }
+            }
+            admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("demo data: cannot create the demo topics on " + servers, e);
+        }
+        producers = new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers), new ByteArraySerializer(),
+                new ByteArraySerializer());
+        services.add(service(servers, ORDERS, "demo-orders-service", record -> {
+            if (record.headers().lastHeader("dlq-incident-attempt") == null && text(record.value()).contains("SKU-404")) {
+                throw new IllegalStateException("no price for SKU-404 in price list 2026-11");
+            }
+        }));
+        services.add(service(servers, PAYMENTS, "demo-payments-service", record -> {
+            if (text(record.value()).contains("\"card\":\"4000")) {
+                throw new IllegalArgumentException("card declined by issuer for payment " + text(record.key()));
+            }
+        }));
+        if (created) {
+            send(servers);
+        }
+        System.out.println("[embedded] demo data: services on " + ORDERS + " and " + PAYMENTS + " (failures go to <topic>.dlq)");
+    }
+
+    private KafkaMessageListenerContainer<byte[], byte[]> service(String servers, String topic, String group,
+                                                                  java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(producers),
+                (record, e) -> new TopicPartition(record.topic() + ".dlq", record.partition()));
+        ContainerProperties properties = new ContainerProperties(topic);
+        properties.setGroupId(group);
+        properties.setMessageListener((MessageListener<byte[], byte[]>) handler::accept);
+        KafkaMessageListenerContainer<byte[], byte[]> container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
+        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0)));
+        container.start();
+        return container;
+    }
+
+    private void send(String servers) {
+        String[][] records = {
+                {ORDERS, "order-1001", "{\"order\":1001,\"sku\":\"SKU-7\",\"qty\":1}"},
+                {ORDERS, "order-1002", "{\"order\":1002,\"sku\":\"SKU-404\",\"qty\":2}"},
+                {ORDERS, "order-1003", "{\"order\":1003,\"sku\":\"SKU-404\",\"qty\":1}"},
+                {ORDERS, "order-1004", "{\"order\":1004,\"sku\":\"SKU-12\",\"qty\":5}"},
+                {PAYMENTS, "pay-2001", "{\"payment\":2001,\"card\":\"4111-xxxx\",\"amount\":\"19.99\"}"},
+                {PAYMENTS, "pay-2002", "{\"payment\":2002,\"card\":\"4000-xxxx\",\"amount\":\"250.00\"}"},
+                {PAYMENTS, "pay-2003", "{\"payment\":2003,\"card\":\"4000-xxxx\",\"amount\":\"12.50\"}"}};
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (String[] record : records) {
+                ProducerRecord<byte[], byte[]> message = new ProducerRecord<>(record[0], bytes(record[1]), bytes(record[2]));
+                message.headers().add("eventId", bytes("evt-" + record[1]));
+                producer.send(message);
+            }
+            producer.flush();
+        }
+    }
+
+    private synchronized void stop() {
+        services.forEach(KafkaMessageListenerContainer::stop);
+        services.clear();
+        if (producers != null) {
+            producers.destroy();
+            producers = null;
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+    }
+}
