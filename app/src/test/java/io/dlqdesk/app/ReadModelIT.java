@@ -19,6 +19,10 @@ import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.domain.api.TimestampType;
 import io.dlqdesk.projections.history.IncidentHistoryProjection;
 import io.dlqdesk.projections.incident.IncidentSummaryProjection;
+import io.dlqdesk.projections.readiness.ReplayAttemptProjection;
+import io.dlqdesk.projections.readiness.RollbackFacts;
+import io.dlqdesk.projections.readiness.RollbackFactsQuery;
+import org.axonframework.queryhandling.QueryGateway;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -74,6 +78,8 @@ class ReadModelIT {
                 root.eventId(), root.valueHash()), new ReplayPolicy(true, 3), true, "dlq-incident-desk", action("alice", "price fixed")));
 
         await().atMost(WAIT).until(() -> get("/api/v1/incidents/" + id).contains("\"attempts\":[{"));
+        await().atMost(WAIT).until(() -> app.getBean(QueryGateway.class).query(new RollbackFactsQuery(Instant.EPOCH), RollbackFacts.class)
+                .join().requestedAttempts() >= 1);
         String detail = get("/api/v1/incidents/" + id);
         assertThat(detail).contains("\"status\":\"ACKED\"", "\"failureCount\":1", "\"attemptCount\":1", "\"lastPublishStatus\":\"REQUESTED\"",
                 "\"exceptionClass\":\"com.example.PriceMissingException\"", "\"eventType\":\"IncidentOpened\"",
@@ -155,6 +161,9 @@ class ReadModelIT {
     void resettingTheProjectionsAndReplayingAllEventsRebuildsIdenticalTables() throws Exception {
         IncidentId id = open("rebuilt-" + NONCE, 1, "g", "com.example.X", "boom 1");
         commands.sendAndWait(new AcknowledgeIncidentCommand(id, action("carol", "ack")));
+        FailedRecord root = failure("rebuilt-" + NONCE, 1, "g", "com.example.X", "boom 1");
+        commands.sendAndWait(new RequestReplayCommand(id, SourceRecordFacts.found(root.failureKey().location(), 1, root.key(),
+                root.eventId(), root.valueHash()), new ReplayPolicy(true, 3), true, "dlq-incident-desk", action("carol", "retry")));
         open("rebuilt-" + NONCE, 2, "g", "com.example.X", "boom 2");
         await().atMost(WAIT).until(() -> get("/api/v1/incidents/" + id + "/history").contains("IncidentAcknowledged")
                 && get("/api/v1/incidents?topic=rebuilt-" + NONCE).contains("\"total\":2"));
@@ -163,9 +172,11 @@ class ReadModelIT {
         List<Map<String, Object>> history = table("SELECT * FROM incident_history ORDER BY incident_id, seq");
         List<Map<String, Object>> counts = table("SELECT * FROM incident_count WHERE incidents <> 0 ORDER BY dimension, value, status");
         List<Map<String, Object>> groups = table("SELECT * FROM exception_group ORDER BY exception_group");
+        List<Map<String, Object>> attempts = table("SELECT * FROM replay_attempt ORDER BY incident_id, attempt");
 
         EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
-        for (String group : List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP)) {
+        for (String group : List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
+                ReplayAttemptProjection.PROCESSING_GROUP)) {
             StreamingEventProcessor processor = processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow();
             processor.shutDown();
             processor.resetTokens();
@@ -176,13 +187,15 @@ class ReadModelIT {
             assertThat(table("SELECT * FROM incident_history ORDER BY incident_id, seq")).isEqualTo(history);
             assertThat(table("SELECT * FROM incident_count WHERE incidents <> 0 ORDER BY dimension, value, status")).isEqualTo(counts);
             assertThat(table("SELECT * FROM exception_group ORDER BY exception_group")).isEqualTo(groups);
+            assertThat(table("SELECT * FROM replay_attempt ORDER BY incident_id, attempt")).isEqualTo(attempts);
         });
         assertThat(summaries).isNotEmpty();
     }
 
     private static void awaitCaughtUp() {
         EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
-        await().atMost(WAIT).until(() -> List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP).stream()
+        await().atMost(WAIT).until(() -> List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
+                        ReplayAttemptProjection.PROCESSING_GROUP).stream()
                 .allMatch(group -> processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow()
                         .processingStatus().values().stream().allMatch(status -> status.isCaughtUp() && !status.isReplaying())));
     }

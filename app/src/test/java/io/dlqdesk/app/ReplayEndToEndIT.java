@@ -6,7 +6,10 @@ import io.dlqdesk.domain.api.ReplayHeaders;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import io.dlqdesk.projections.readiness.RollbackFacts;
+import io.dlqdesk.projections.readiness.RollbackFactsQuery;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.axonframework.queryhandling.QueryGateway;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -112,6 +115,15 @@ class ReplayEndToEndIT {
         await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
         assertThat(Replays.lastPayload(app, id, "PublishResultRecorded"))
                 .contains("\"status\":\"PUBLISHED\"", "\"partition\":1", "\"offset\":" + replay.offset());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(app.getBean(QueryGateway.class)
+                .query(new RollbackFactsQuery(Instant.now().minusSeconds(600)), RollbackFacts.class).join().published())
+                .as("rollback facts: where replays for the group were published")
+                .anySatisfy(position -> {
+                    assertThat(position.targetGroup()).isEqualTo(GROUP);
+                    assertThat(position.topic()).isEqualTo(ORDERS);
+                    assertThat(position.partition()).isEqualTo(1);
+                    assertThat(position.highestOffset()).isGreaterThanOrEqualTo(replay.offset());
+                }));
 
         assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/resolve", "operator", "{\"reason\":\"replayed\"}").statusCode())
                 .isEqualTo(204);

@@ -1,0 +1,75 @@
+package io.dlqdesk.projections.readiness;
+
+import io.dlqdesk.domain.api.PublishMarkedUnknown;
+import io.dlqdesk.domain.api.PublishResultRecorded;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.ReplayRequested;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/** Every replay attempt and how it ended: the rollback-readiness facts. Resettable; rebuilt from events. */
+@Component
+@ProcessingGroup(ReplayAttemptProjection.PROCESSING_GROUP)
+public class ReplayAttemptProjection {
+
+    /** Explicit, so that moving this class never resets its token. */
+    public static final String PROCESSING_GROUP = "rollback-facts";
+
+    private final JdbcTemplate jdbc;
+
+    ReplayAttemptProjection(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @EventHandler
+    void on(ReplayRequested event, @Timestamp Instant at) {
+        jdbc.update("INSERT INTO replay_attempt (incident_id, attempt, target_group, status, requested_at) VALUES (?, ?, ?, 'REQUESTED', ?) "
+                + "ON DUPLICATE KEY UPDATE attempt = attempt", event.incidentId().value(), event.attempt(), event.targetGroup(), utc(at));
+    }
+
+    @EventHandler
+    void on(PublishResultRecorded event) {
+        var result = event.result();
+        var at = result.publishedAt();
+        jdbc.update("UPDATE replay_attempt SET status = ?, published_topic = ?, published_partition = ?, published_offset = ?, decided_at = ? "
+                        + "WHERE incident_id = ? AND attempt = ?", result.status().name(), at == null ? null : at.topic(),
+                at == null ? null : at.partition(), at == null ? null : at.offset(), utc(result.decidedAt()), event.incidentId().value(),
+                event.attempt());
+    }
+
+    @EventHandler
+    void on(PublishMarkedUnknown event) {
+        jdbc.update("UPDATE replay_attempt SET status = ? WHERE incident_id = ? AND attempt = ?", PublishStatus.PUBLISH_UNKNOWN.name(),
+                event.incidentId().value(), event.attempt());
+    }
+
+    @QueryHandler
+    RollbackFacts handle(RollbackFactsQuery query) {
+        Long requested = jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status = 'REQUESTED'", Long.class);
+        LocalDateTime last = jdbc.queryForObject("SELECT MAX(decided_at) FROM replay_attempt", LocalDateTime.class);
+        var published = jdbc.query("SELECT target_group, published_topic, published_partition, MAX(published_offset) AS highest "
+                        + "FROM replay_attempt WHERE status = 'PUBLISHED' AND decided_at >= ? "
+                        + "GROUP BY target_group, published_topic, published_partition ORDER BY target_group, published_topic, published_partition",
+                (row, number) -> new RollbackFacts.PublishedPosition(row.getString("target_group"), row.getString("published_topic"),
+                        row.getInt("published_partition"), row.getLong("highest")), utc(query.publishedSince()));
+        return new RollbackFacts(requested == null ? 0 : requested, last == null ? null : last.toInstant(ZoneOffset.UTC), published);
+    }
+
+    @ResetHandler
+    void reset() {
+        jdbc.update("DELETE FROM replay_attempt");
+    }
+
+    private static LocalDateTime utc(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}
