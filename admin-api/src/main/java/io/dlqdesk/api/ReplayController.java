@@ -79,8 +79,19 @@ public class ReplayController {
                                                    @RequestBody(required = false) IncidentCommandController.Reason body, Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        boolean rowAbsent = attempt >= 1 && outbox.find(incidentId.replayId(attempt)).isEmpty();
-        commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, rowAbsent, action));
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempts are numbered from 1, was " + attempt);
+        }
+        // "absent" must stay true: take the row's place so a saga that writes it later cannot publish it
+        boolean taken = outbox.abandonIfAbsent(incidentId, attempt);
+        try {
+            commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, taken, action));
+        } catch (RuntimeException e) {
+            if (taken) {
+                outbox.releaseAbandoned(incidentId, attempt);
+            }
+            throw e;
+        }
         return ResponseEntity.noContent().build();
     }
 

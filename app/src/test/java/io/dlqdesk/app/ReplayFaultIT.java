@@ -5,6 +5,9 @@ import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRow;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
+import io.dlqdesk.replay.saga.ReplaySaga;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.StreamingEventProcessor;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -118,6 +121,41 @@ class ReplayFaultIT {
         await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
     }
 
+    @Test
+    void aRowHeldPastItsReplayDeadlineIsNeverPublished() throws Exception {
+        String id = acceptedReplay();
+        app.getBean(JdbcTemplate.class).update("UPDATE replay_outbox SET replay_deadline = TIMESTAMPADD(SECOND, -1, UTC_TIMESTAMP(6)) "
+                + "WHERE replay_id = ?", IncidentId.parse(id).replayId(1));
+        poll();
+        assertThat(row(id).status()).isEqualTo(OutboxRow.Status.FAILED);
+        assertThat(row(id).lastError()).contains("past the replay deadline");
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"");
+    }
+
+    /** The saga lags: an admin marks the attempt unknown before its row exists; the row written later is never published. */
+    @Test
+    void anAttemptMarkedUnknownBeforeTheSagaWroteItsRowIsNeverPublished() throws Exception {
+        StreamingEventProcessor saga = app.getBean(EventProcessingConfiguration.class)
+                .eventProcessorByProcessingGroup(ReplaySaga.PROCESSING_GROUP, StreamingEventProcessor.class).orElseThrow();
+        saga.shutDown();
+        String id;
+        try {
+            id = incidentWithAcceptedReplay();
+            assertThat(app.getBean(ReplayOutbox.class).find(IncidentId.parse(id).replayId(1))).isEmpty();
+            assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/attempts/1/publish-unknown", "admin",
+                    "{\"reason\":\"no row after an hour\"}").statusCode()).isEqualTo(204);
+        } finally {
+            saga.start();
+        }
+        await().atMost(WAIT).until(() -> app.getBean(JdbcTemplate.class).queryForObject(
+                "SELECT COUNT(*) FROM saga_entry WHERE saga_type LIKE '%ReplaySaga'", Integer.class) == 0
+                && saga.processingStatus().values().stream().allMatch(status -> status.isCaughtUp()));
+        poll();
+        assertThat(row(id).status()).isEqualTo(OutboxRow.Status.ABANDONED);
+        assertThat(Replays.events(app, id, "PublishResultRecorded")).isZero();
+    }
+
     /** The poller committed its decision and stopped before reporting it: the saga's deadline reports it. */
     @Test
     void aDecisionThatWasNeverRecordedIsRecordedByTheReconciliationDeadline() throws Exception {
@@ -147,6 +185,12 @@ class ReplayFaultIT {
 
     /** Sends a source record and its DLQ record, waits for the incident, and has a replay of it accepted (not yet published). */
     private static String acceptedReplay() throws Exception {
+        String id = incidentWithAcceptedReplay();
+        await().atMost(WAIT).until(() -> app.getBean(ReplayOutbox.class).find(IncidentId.parse(id).replayId(1)).isPresent());
+        return id;
+    }
+
+    private static String incidentWithAcceptedReplay() throws Exception {
         int n = ++sequence;
         String eventId = "evt-" + NONCE + "-" + n;
         byte[] key = ("k-" + n).getBytes(StandardCharsets.UTF_8);
@@ -160,7 +204,6 @@ class ReplayFaultIT {
         await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
         HttpResponse<String> accepted = Replays.requestReplay(app, id);
         assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
-        await().atMost(WAIT).until(() -> app.getBean(ReplayOutbox.class).find(IncidentId.parse(id).replayId(1)).isPresent());
         return id;
     }
 

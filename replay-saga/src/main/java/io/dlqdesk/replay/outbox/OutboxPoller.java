@@ -50,6 +50,7 @@ public class OutboxPoller implements SmartLifecycle {
     private final Counter failedTries;
     private final Counter failed;
     private ScheduledExecutorService scheduler;
+    private volatile boolean running;
 
     public OutboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, ReplaySwitch replaySwitch,
                         CommandGateway commands, TransactionTemplate transactions, Settings settings, MeterRegistry meters) {
@@ -69,7 +70,7 @@ public class OutboxPoller implements SmartLifecycle {
 
     /** One pass: every due row, until none is left. Public for tests that drive it by hand. */
     public void pollOnce() {
-        while (replaySwitch.isOn()) {
+        while (replaySwitch.isOn() && (running || scheduler == null)) {
             Optional<Decision> decision = transactions.execute(status -> outbox.claimDue().map(this::decide));
             if (decision == null || decision.isEmpty()) {
                 return;
@@ -82,9 +83,26 @@ public class OutboxPoller implements SmartLifecycle {
     }
 
     private Decision decide(OutboxRow row) {
+        if (outbox.pastDeadline(row.replayId())) { // held (switch off, retries) past it: consumers may no longer deduplicate
+            log.warn("replay {} FAILED: past its replay deadline", row.replayId());
+            failed.increment();
+            return new Decision(row, Optional.of(outbox.markFailed(row.replayId(), "past the replay deadline, not published")));
+        }
+        try {
+            return readAndSend(row);
+        } catch (RuntimeException e) { // anything about this row: a failed try, never a poller stuck on it
+            return failedTry(row, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private Decision readAndSend(OutboxRow row) {
         SourceRead read = reader.read(row.source());
         if (read instanceof SourceRead.Unavailable unavailable) {
             return failedTry(row, "source record could not be read: " + unavailable.detail());
+        }
+        if (read instanceof SourceRead.NotThere notThere && notThere.reason() == SourceRead.Reason.AT_OR_AFTER_LOG_END) {
+            // beyond the stable offset, e.g. behind an open transaction: it may become readable
+            return failedTry(row, "source record not readable yet: " + notThere.detail());
         }
         String changed = changedSince(row, read);
         if (changed != null) { // the record at that location is no longer the one replay was accepted for: retrying cannot help
@@ -93,15 +111,17 @@ public class OutboxPoller implements SmartLifecycle {
             return new Decision(row, Optional.of(outbox.markFailed(row.replayId(), changed)));
         }
         ConsumerRecord<byte[], byte[]> source = ((SourceRead.Found) read).record();
+        RecordLocation at;
         try {
-            RecordLocation at = publisher.send(publisher.replayOf(source, row));
-            PublishResult result = outbox.markSent(row.replayId(), at);
-            published.increment();
-            log.info("replay {} published to {}", row.replayId(), at);
-            return new Decision(row, Optional.of(result));
+            at = publisher.send(publisher.replayOf(source, row));
         } catch (ReplayPublisher.PublishFailedException e) {
             return failedTry(row, "publish failed: " + e.getMessage());
         }
+        // a database error from here on rolls back: the row stays PENDING and is sent again (at least once)
+        PublishResult result = outbox.markSent(row.replayId(), at);
+        published.increment();
+        log.info("replay {} published to {}", row.replayId(), at);
+        return new Decision(row, Optional.of(result));
     }
 
     /** Why the source is no longer the recorded record, or null when it still is. */
@@ -158,11 +178,14 @@ public class OutboxPoller implements SmartLifecycle {
             pollOnce();
         } catch (RuntimeException e) { // a rolled-back row stays PENDING and is taken again next time
             log.warn("outbox poll failed, retrying in {}: {}", settings.pollInterval(), e.toString());
+        } catch (Throwable e) { // anything escaping would cancel the schedule silently
+            log.error("outbox poll failed, retrying in {}", settings.pollInterval(), e);
         }
     }
 
     @Override
     public synchronized void start() {
+        running = true;
         scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "replay-outbox-poller");
             thread.setDaemon(true);
@@ -173,6 +196,7 @@ public class OutboxPoller implements SmartLifecycle {
 
     @Override
     public synchronized void stop() {
+        running = false; // the current row finishes; no further row is claimed
         if (scheduler != null) {
             scheduler.shutdown();
             try {

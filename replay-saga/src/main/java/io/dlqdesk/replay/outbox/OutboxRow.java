@@ -30,13 +30,15 @@ public record OutboxRow(
         /** The broker acknowledged the record. */
         SENT,
         /** The last try failed. */
-        FAILED
+        FAILED,
+        /** Confirmed absent and marked PUBLISH_UNKNOWN by an admin: never published. */
+        ABANDONED
     }
 
     /** The decided outcome as the aggregate records it; empty while PENDING. */
     public java.util.Optional<PublishResult> result() {
         return switch (status) {
-            case PENDING -> java.util.Optional.empty();
+            case PENDING, ABANDONED -> java.util.Optional.empty();
             case SENT -> java.util.Optional.of(PublishResult.published(publishedAt, decidedAt));
             case FAILED -> java.util.Optional.of(PublishResult.failed(lastError, decidedAt));
         };

@@ -35,11 +35,29 @@ public class ReplayOutbox {
     public void add(ReplayRequested event) {
         RecordLocation source = event.sourceLocation();
         jdbc.update("INSERT INTO replay_outbox (" + "replay_id, incident_id, attempt, source_topic, source_partition, source_offset, "
-                        + "record_key, value_hash, target_group, owner, status, tries, next_try_at, created_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)) "
+                        + "record_key, value_hash, target_group, owner, status, tries, next_try_at, created_at, replay_deadline) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), ?) "
                         + "ON DUPLICATE KEY UPDATE replay_id = replay_id",
                 event.replayId(), event.incidentId().value(), event.attempt(), source.topic(), source.partition(), source.offset(),
-                event.key().bytes(), event.valueHash().hex(), event.targetGroup(), event.owner());
+                event.key().bytes(), event.valueHash().hex(), event.targetGroup(), event.owner(),
+                event.replayDeadline() == null ? null : LocalDateTime.ofInstant(event.replayDeadline(), ZoneOffset.UTC));
+    }
+
+    /**
+     * Takes the attempt's row for good when it does not exist yet (an ABANDONED placeholder), so that a
+     * saga that writes it later finds it taken and nothing is published. True when this call took it.
+     */
+    public boolean abandonIfAbsent(IncidentId incidentId, int attempt) {
+        // INSERT IGNORE, not ON DUPLICATE KEY: the driver reports found rows, so only IGNORE's 0 tells "was there"
+        return jdbc.update("INSERT IGNORE INTO replay_outbox (replay_id, incident_id, attempt, source_topic, source_partition, "
+                + "source_offset, value_hash, target_group, owner, status, tries, next_try_at, created_at) "
+                + "VALUES (?, ?, ?, '-', 0, 0, REPEAT('0', 64), '-', '-', 'ABANDONED', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))",
+                incidentId.replayId(attempt), incidentId.value(), attempt) == 1;
+    }
+
+    /** Gives back a placeholder this instance took, when the command it was taken for was refused. */
+    public void releaseAbandoned(IncidentId incidentId, int attempt) {
+        jdbc.update("DELETE FROM replay_outbox WHERE replay_id = ? AND status = 'ABANDONED'", incidentId.replayId(attempt));
     }
 
     public Optional<OutboxRow> find(String replayId) {
@@ -53,6 +71,13 @@ public class ReplayOutbox {
     public Optional<OutboxRow> claimDue() {
         return jdbc.query("SELECT " + COLUMNS + " FROM replay_outbox WHERE status = 'PENDING' AND next_try_at <= UTC_TIMESTAMP(6) "
                 + "ORDER BY next_try_at LIMIT 1 FOR UPDATE SKIP LOCKED", ReplayOutbox::row).stream().findFirst();
+    }
+
+    /** Whether the row's replay deadline has passed by the database clock (a row without one is past: fail closed). */
+    public boolean pastDeadline(String replayId) {
+        Boolean past = jdbc.queryForObject("SELECT replay_deadline IS NULL OR replay_deadline <= UTC_TIMESTAMP(6) FROM replay_outbox "
+                + "WHERE replay_id = ?", Boolean.class, replayId);
+        return past == null || past;
     }
 
     /** Marks a claimed row SENT; returns the result with the decision time from the database clock. */

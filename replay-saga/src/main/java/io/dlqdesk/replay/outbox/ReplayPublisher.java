@@ -67,7 +67,9 @@ public class ReplayPublisher implements AutoCloseable {
         headers.add(ReplayHeaders.ATTEMPT, utf8(Integer.toString(row.attempt())));
         headers.add(ReplayHeaders.OWNER, utf8(row.owner()));
         headers.add(ReplayHeaders.TARGET_GROUP, utf8(row.targetGroup()));
-        return new ProducerRecord<>(row.source().topic(), row.source().partition(), source.timestamp(), source.key(), source.value(), headers);
+        // a record without a timestamp (message format v0) reports -1: let the broker assign one then
+        Long timestamp = source.timestamp() < 0 ? null : source.timestamp();
+        return new ProducerRecord<>(row.source().topic(), row.source().partition(), timestamp, source.key(), source.value(), headers);
     }
 
     /** Sends and waits for the broker's acknowledgement; where it landed. */

@@ -61,13 +61,22 @@ public class ReplaySaga {
     @EndSaga
     @SagaEventHandler(associationProperty = REPLAY_ID)
     void on(PublishResultRecorded event, DeadlineManager deadlines) {
-        deadlines.cancelSchedule(RECONCILE, reconciliationId);
+        cancelReconciliation(deadlines);
     }
 
     @EndSaga
     @SagaEventHandler(associationProperty = REPLAY_ID)
     void on(PublishMarkedUnknown event, DeadlineManager deadlines) {
-        deadlines.cancelSchedule(RECONCILE, reconciliationId);
+        cancelReconciliation(deadlines);
+    }
+
+    /** A deadline executing right now cannot be cancelled; it then finds the saga ended and does nothing. */
+    private void cancelReconciliation(DeadlineManager deadlines) {
+        try {
+            deadlines.cancelSchedule(RECONCILE, reconciliationId);
+        } catch (RuntimeException e) {
+            log.debug("reconciliation of {} not cancelled ({}); it will find the saga ended", replayId, e.toString());
+        }
     }
 
     /** No result recorded yet: send the row's decided result again, or keep waiting for a PENDING one. */
@@ -77,6 +86,10 @@ public class ReplaySaga {
         if (row.isEmpty()) {
             log.warn("replay {} has no outbox row and no recorded result: it stays REQUESTED; an admin may mark it PUBLISH_UNKNOWN",
                     replayId);
+            return;
+        }
+        if (row.get().status() == OutboxRow.Status.ABANDONED) {
+            log.info("replay {} was marked PUBLISH_UNKNOWN; nothing to reconcile", replayId);
             return;
         }
         row.get().result().ifPresentOrElse(result -> {

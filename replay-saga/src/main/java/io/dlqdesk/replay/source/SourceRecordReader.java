@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads the one record at an exact location of a source topic: assigns, seeks, never commits,
@@ -25,6 +26,8 @@ public class SourceRecordReader {
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final Map<String, Object> consumerConfig;
+    private final String clientId;
+    private final AtomicLong reads = new AtomicLong();
     private final Duration timeout;
 
     public SourceRecordReader(String bootstrapServers, String clientId, Duration timeout) {
@@ -39,13 +42,15 @@ public class SourceRecordReader {
         config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1_000, timeout.toMillis()));
         this.consumerConfig = Map.copyOf(config);
+        this.clientId = clientId;
         this.timeout = timeout;
     }
 
     public SourceRead read(RecordLocation location) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        Map<String, Object> config = new HashMap<>(consumerConfig);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-" + reads.incrementAndGet()); // concurrent reads: distinct metrics names
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> partitions = consumer.partitionsFor(location.topic(), remaining(deadline));
             if (partitions == null || partitions.isEmpty()) {
                 return new SourceRead.NotThere(location, SourceRead.Reason.TOPIC_MISSING, "topic " + location.topic() + " does not exist");
