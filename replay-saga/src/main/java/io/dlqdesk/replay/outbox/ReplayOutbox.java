@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -106,11 +105,6 @@ public class ReplayOutbox {
     public long pendingCount() {
         Long count = jdbc.queryForObject("SELECT COUNT(*) FROM replay_outbox WHERE status = 'PENDING'", Long.class);
         return count == null ? 0 : count;
-    }
-
-    public List<OutboxRow> rowsOf(IncidentId incidentId) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM replay_outbox WHERE incident_id = ? ORDER BY attempt", ReplayOutbox::row,
-                incidentId.value());
     }
 
     private PublishResult decided(String replayId) {

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The reader against a real broker: every way a location can fail to hold the record, each told apart. */
 @RealInfrastructure
@@ -78,8 +79,10 @@ class SourceRecordReaderIT {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         RecordMetadata aborted = send(new ProducerRecord<>(topic, 0, null, new byte[] {1}), true);
-        assertThat(reader.read(new RecordLocation(topic, 0, aborted.offset()))).as("nothing committed after it yet")
-                .isInstanceOf(SourceRead.NothingReadable.class);
+        // the abort marker reaches the partition shortly after abortTransaction() returns; until then the
+        // offset is beyond the stable end
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(reader.read(new RecordLocation(topic, 0, aborted.offset())))
+                .as("nothing committed after it yet").isInstanceOf(SourceRead.NothingReadable.class));
         RecordMetadata next = send(new ProducerRecord<>(topic, 0, null, new byte[] {2}), false);
         assertThat(reader.read(new RecordLocation(topic, 0, aborted.offset()))).isInstanceOfSatisfying(SourceRead.Found.class, found -> {
             assertThat(found.atRequestedOffset()).isFalse();
