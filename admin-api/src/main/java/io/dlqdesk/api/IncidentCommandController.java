@@ -53,8 +53,7 @@ public class IncidentCommandController {
 
     private ResponseEntity<Void> send(String id, Reason body, Authentication caller, BiFunction<IncidentId, OperatorAction, Object> command) {
         IncidentId incidentId = IncidentId.parse(id);
-        String reason = body == null || body.reason() == null ? "" : body.reason();
-        commands.sendAndWait(command.apply(incidentId, new OperatorAction(caller.getName(), reason, clock.instant())));
+        commands.sendAndWait(command.apply(incidentId, Incidents.action(caller, body == null ? null : body.reason(), clock)));
         return ResponseEntity.noContent().build();
     }
 }

@@ -5,7 +5,6 @@ import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.projections.history.FindIncidentHistoryQuery;
 import io.dlqdesk.projections.history.HistoryEntry;
-import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentPage;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.projections.incident.ListIncidentsQuery;
@@ -21,7 +20,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /** Reading incidents: the list with filters and paging, one incident with its failures and attempts, its history. */
@@ -75,9 +73,7 @@ public class IncidentController {
     }
 
     private IncidentSummaryView summary(IncidentId incidentId) {
-        Optional<IncidentSummaryView> incident = queries.query(new FindIncidentSummaryQuery(incidentId),
-                ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join();
-        return incident.orElseThrow(() -> new NotFoundException("no incident " + incidentId));
+        return Incidents.summary(queries, incidentId);
     }
 
     private List<HistoryEntry> history(IncidentId incidentId) {

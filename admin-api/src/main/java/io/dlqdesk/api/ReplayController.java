@@ -5,13 +5,11 @@ import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -62,9 +60,7 @@ public class ReplayController {
                                                  Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        IncidentSummaryView incident = queries.query(new FindIncidentSummaryQuery(incidentId),
-                ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
-                .orElseThrow(() -> new NotFoundException("no incident " + incidentId + " (a new one is listed within seconds)"));
+        IncidentSummaryView incident = Incidents.summary(queries, incidentId);
         ReplayOutcome outcome = requester.request(incidentId, new RecordLocation(incident.topic(), incident.partition(), incident.offset()),
                 action);
         if (outcome.attempt() == null) {
@@ -110,6 +106,6 @@ public class ReplayController {
     }
 
     private OperatorAction action(Authentication caller, String reason) {
-        return new OperatorAction(caller.getName(), reason == null ? "" : reason, clock.instant());
+        return Incidents.action(caller, reason, clock);
     }
 }
