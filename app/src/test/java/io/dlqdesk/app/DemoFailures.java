@@ -3,28 +3,16 @@ package io.dlqdesk.app;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.Environment;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
-import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.kafka.listener.KafkaMessageListenerContainer;
-import org.springframework.kafka.listener.MessageListener;
-import org.springframework.util.backoff.FixedBackOff;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * {@code dlqdesk.embedded.demo-data=true} (local run only): two small services, written as users
@@ -47,8 +36,7 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
     static final String ORDERS = "demo.orders";
     static final String PAYMENTS = "demo.payments";
 
-    private final List<KafkaMessageListenerContainer<byte[], byte[]>> services = new ArrayList<>();
-    private DefaultKafkaProducerFactory<byte[], byte[]> producers;
+    private final List<DeadLetteringListener> services = new ArrayList<>();
 
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
@@ -75,8 +63,6 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
         } catch (Exception e) {
             throw new IllegalStateException("demo data: cannot create the demo topics on " + servers, e);
         }
-        producers = new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers), new ByteArraySerializer(),
-                new ByteArraySerializer());
         services.add(service(servers, ORDERS, "demo-orders-service", record -> {
             if (record.headers().lastHeader("dlq-incident-attempt") == null && text(record.value()).contains("SKU-404")) {
                 throw new IllegalStateException("no price for SKU-404 in price list 2026-11");
@@ -93,19 +79,11 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
         System.out.println("[embedded] demo data: services on " + ORDERS + " and " + PAYMENTS + " (failures go to <topic>.dlq)");
     }
 
-    private KafkaMessageListenerContainer<byte[], byte[]> service(String servers, String topic, String group,
-                                                                  java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> handler) {
-        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(producers),
-                (record, e) -> new TopicPartition(record.topic() + ".dlq", record.partition()));
-        ContainerProperties properties = new ContainerProperties(topic);
-        properties.setGroupId(group);
-        properties.setMessageListener((MessageListener<byte[], byte[]>) handler::accept);
-        KafkaMessageListenerContainer<byte[], byte[]> container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
-        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0)));
-        container.start();
-        return container;
+    private static DeadLetteringListener service(String servers, String topic, String group,
+                                                 Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+        DeadLetteringListener service = new DeadLetteringListener(servers, topic, group, handler);
+        service.start();
+        return service;
     }
 
     private void send(String servers) {
@@ -129,12 +107,8 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
     }
 
     private synchronized void stop() {
-        services.forEach(KafkaMessageListenerContainer::stop);
+        services.forEach(DeadLetteringListener::close);
         services.clear();
-        if (producers != null) {
-            producers.destroy();
-            producers = null;
-        }
     }
 
     private static byte[] bytes(String text) {

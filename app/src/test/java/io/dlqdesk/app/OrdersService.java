@@ -1,22 +1,8 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.testsupport.KafkaBroker;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
-import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.kafka.listener.KafkaMessageListenerContainer;
-import org.springframework.kafka.listener.MessageListener;
-import org.springframework.util.backoff.FixedBackOff;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -31,8 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class OrdersService implements AutoCloseable {
 
-    private final KafkaMessageListenerContainer<byte[], byte[]> container;
-    private final DefaultKafkaProducerFactory<byte[], byte[]> producerFactory;
+    private final DeadLetteringListener listener;
     /** eventIds this service currently fails on. */
     final Set<String> failing = ConcurrentHashMap.newKeySet();
     /** eventId → how many times a record with it was delivered. */
@@ -43,17 +28,7 @@ final class OrdersService implements AutoCloseable {
     private final Map<String, AtomicInteger> effects = new ConcurrentHashMap<>();
 
     OrdersService(KafkaBroker broker, String topic, String group) {
-        producerFactory = new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new ByteArraySerializer(), new ByteArraySerializer());
-        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(producerFactory),
-                (record, e) -> new TopicPartition(record.topic() + ".dlq", record.partition()));
-        ContainerProperties properties = new ContainerProperties(topic);
-        properties.setGroupId(group);
-        properties.setMessageListener((MessageListener<byte[], byte[]>) this::process);
-        container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
-        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0)));
+        listener = new DeadLetteringListener(broker.bootstrapServers(), topic, group, this::process);
     }
 
     private void process(ConsumerRecord<byte[], byte[]> record) {
@@ -79,16 +54,15 @@ final class OrdersService implements AutoCloseable {
     }
 
     void start() {
-        container.start();
+        listener.start();
     }
 
     void stop() {
-        container.stop();
+        listener.stop();
     }
 
     @Override
     public void close() {
-        container.stop();
-        producerFactory.destroy();
+        listener.close();
     }
 }

@@ -1,5 +1,7 @@
 package io.dlqdesk.projections.history;
 
+import io.dlqdesk.projections.Paging;
+
 import java.time.Instant;
 
 /**
@@ -8,15 +10,8 @@ import java.time.Instant;
  */
 public record ListAuditQuery(String principal, Instant from, Instant to, int page, int size) {
 
-    public static final int MAX_SIZE = 500;
-
     public ListAuditQuery {
-        if (page < 0) {
-            throw new IllegalArgumentException("page must be >= 0, was " + page);
-        }
-        if (size < 1 || size > MAX_SIZE) {
-            throw new IllegalArgumentException("size must be between 1 and " + MAX_SIZE + ", was " + size);
-        }
+        Paging.requireValid(page, size);
         if (from != null && to != null && !from.isBefore(to)) {
             throw new IllegalArgumentException("from must be before to");
         }

@@ -1,6 +1,7 @@
 package io.dlqdesk.projections.incident;
 
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.projections.Paging;
 
 import java.time.Instant;
 
@@ -11,15 +12,8 @@ import java.time.Instant;
 public record ListIncidentsQuery(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup,
                                  Instant detectedFrom, Instant detectedTo, int page, int size) {
 
-    public static final int MAX_SIZE = 500;
-
     public ListIncidentsQuery {
-        if (page < 0) {
-            throw new IllegalArgumentException("page must be >= 0, was " + page);
-        }
-        if (size < 1 || size > MAX_SIZE) {
-            throw new IllegalArgumentException("size must be between 1 and " + MAX_SIZE + ", was " + size);
-        }
+        Paging.requireValid(page, size);
         if (exceptionGroup != null && !ExceptionGroup.ID_FORMAT.matcher(exceptionGroup).matches()) {
             throw new IllegalArgumentException("exceptionGroup must be 16 lower-case hex digits, was '" + exceptionGroup + "'");
         }

@@ -1,0 +1,59 @@
+package io.dlqdesk.app;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.KafkaMessageListenerContainer;
+import org.springframework.kafka.listener.MessageListener;
+import org.springframework.util.backoff.FixedBackOff;
+
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A Spring Kafka listener as our users write one: a record its handler throws on goes, without
+ * retries, to {@code <topic>.dlq} (same partition) through DeadLetterPublishingRecoverer, which
+ * copies the record's headers and adds Spring's {@code kafka_dlt-*} ones.
+ */
+final class DeadLetteringListener implements AutoCloseable {
+
+    private final DefaultKafkaProducerFactory<byte[], byte[]> producerFactory;
+    private final KafkaMessageListenerContainer<byte[], byte[]> container;
+
+    DeadLetteringListener(String bootstrapServers, String topic, String group, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+        producerFactory = new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(producerFactory),
+                (record, e) -> new TopicPartition(record.topic() + ".dlq", record.partition()));
+        ContainerProperties properties = new ContainerProperties(topic);
+        properties.setGroupId(group);
+        properties.setMessageListener((MessageListener<byte[], byte[]>) handler::accept);
+        container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
+        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0)));
+    }
+
+    void start() {
+        container.start();
+    }
+
+    void stop() {
+        container.stop();
+    }
+
+    @Override
+    public void close() {
+        container.stop();
+        producerFactory.destroy();
+    }
+}
