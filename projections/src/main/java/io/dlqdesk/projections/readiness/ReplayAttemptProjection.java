@@ -46,22 +46,16 @@ public class ReplayAttemptProjection {
                 event.attempt());
     }
 
+    /** The mark's time is the decision time: the record may have gone out just before it, so the retry bound counts from it. */
     @EventHandler
-    void on(PublishMarkedUnknown event) {
-        jdbc.update("UPDATE replay_attempt SET status = ? WHERE incident_id = ? AND attempt = ?", PublishStatus.PUBLISH_UNKNOWN.name(),
-                event.incidentId().value(), event.attempt());
+    void on(PublishMarkedUnknown event, @Timestamp Instant at) {
+        jdbc.update("UPDATE replay_attempt SET status = ?, decided_at = COALESCE(decided_at, ?) WHERE incident_id = ? AND attempt = ?",
+                PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.incidentId().value(), event.attempt());
     }
 
     @QueryHandler
     RollbackFacts handle(RollbackFactsQuery query) {
-        Long requested = jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status = 'REQUESTED'", Long.class);
-        LocalDateTime last = jdbc.queryForObject("SELECT MAX(decided_at) FROM replay_attempt", LocalDateTime.class);
-        var published = jdbc.query("SELECT target_group, published_topic, published_partition, MAX(published_offset) AS highest "
-                        + "FROM replay_attempt WHERE status = 'PUBLISHED' AND decided_at >= ? "
-                        + "GROUP BY target_group, published_topic, published_partition ORDER BY target_group, published_topic, published_partition",
-                (row, number) -> new RollbackFacts.PublishedPosition(row.getString("target_group"), row.getString("published_topic"),
-                        row.getInt("published_partition"), row.getLong("highest")), utc(query.publishedSince()));
-        return new RollbackFacts(requested == null ? 0 : requested, last == null ? null : last.toInstant(ZoneOffset.UTC), published);
+        return new RollbackFactsReader(jdbc).read(query.publishedSince());
     }
 
     @ResetHandler

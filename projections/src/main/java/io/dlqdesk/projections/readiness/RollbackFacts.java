@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * @param requestedAttempts attempts whose publish status is still REQUESTED
- * @param lastDecisionAt    the latest publish decision time (PUBLISHED or PUBLISH_FAILED); null if none
+ * @param lastDecisionAt    the latest publish decision time (PUBLISHED, PUBLISH_FAILED, or the time an attempt was marked
+ *                          PUBLISH_UNKNOWN); null if none
  * @param published         per target group and partition, the highest offset a replay was published at
  */
 public record RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List<PublishedPosition> published) {

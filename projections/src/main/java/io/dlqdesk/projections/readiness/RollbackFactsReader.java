@@ -1,0 +1,32 @@
+package io.dlqdesk.projections.readiness;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Reads the rollback-readiness facts from the {@code replay_attempt} read model. Public so that the
+ * rollback checker's command-line entry point can read them without the service (and without Axon).
+ */
+public final class RollbackFactsReader {
+
+    private final JdbcTemplate jdbc;
+
+    public RollbackFactsReader(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Attempts REQUESTED, the latest decision, and the highest published offsets of replays decided at or after {@code publishedSince}. */
+    public RollbackFacts read(Instant publishedSince) {
+        Long requested = jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status = 'REQUESTED'", Long.class);
+        LocalDateTime last = jdbc.queryForObject("SELECT MAX(decided_at) FROM replay_attempt", LocalDateTime.class);
+        var published = jdbc.query("SELECT target_group, published_topic, published_partition, MAX(published_offset) AS highest "
+                        + "FROM replay_attempt WHERE status = 'PUBLISHED' AND decided_at >= ? "
+                        + "GROUP BY target_group, published_topic, published_partition ORDER BY target_group, published_topic, published_partition",
+                (row, number) -> new RollbackFacts.PublishedPosition(row.getString("target_group"), row.getString("published_topic"),
+                        row.getInt("published_partition"), row.getLong("highest")), LocalDateTime.ofInstant(publishedSince, ZoneOffset.UTC));
+        return new RollbackFacts(requested == null ? 0 : requested, last == null ? null : last.toInstant(ZoneOffset.UTC), published);
+    }
+}
