@@ -5,13 +5,15 @@ import io.dlqdesk.ingest.config.IngestConfiguration;
 import io.dlqdesk.replay.config.ReplayConfiguration;
 import io.dlqdesk.projections.ProjectionsConfiguration;
 import io.dlqdesk.retention.RetentionConfiguration;
+import io.dlqdesk.rollback.RollbackConfiguration;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
-@Import({ProjectionsConfiguration.class, IngestConfiguration.class, ReplayConfiguration.class, RetentionConfiguration.class, ApiConfiguration.class})
+@Import({ProjectionsConfiguration.class, IngestConfiguration.class, ReplayConfiguration.class, RetentionConfiguration.class, RollbackConfiguration.class,
+        ApiConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class})
 public class DlqDeskApplication {
 

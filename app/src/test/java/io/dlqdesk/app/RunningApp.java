@@ -67,8 +67,19 @@ final class RunningApp {
 
     /** As command-line arguments: they take precedence over the shipped application.yml. */
     static ConfigurableApplicationContext run(Map<String, Object> properties) {
-        String[] args = properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue()).toArray(String[]::new);
-        return new SpringApplicationBuilder(DlqDeskApplication.class).run(args);
+        return new SpringApplicationBuilder(DlqDeskApplication.class).run(arguments(properties));
+    }
+
+    /** With singletons of the test's own registered before the application's beans (a clock, say). */
+    static ConfigurableApplicationContext start(TestDatabase database, KafkaBroker broker, Map<String, Object> extra, Map<String, Object> beans) {
+        return new SpringApplicationBuilder(DlqDeskApplication.class)
+                .initializers(context -> beans.forEach(context.getBeanFactory()::registerSingleton))
+                .run(arguments(properties(database, broker, extra)));
+    }
+
+    /** The properties as command-line arguments, as {@link #run} and the command-line rollback check take them. */
+    static String[] arguments(Map<String, Object> properties) {
+        return properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue()).toArray(String[]::new);
     }
 
     /** Anonymous. */

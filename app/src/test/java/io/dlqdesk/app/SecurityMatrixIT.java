@@ -38,7 +38,11 @@ class SecurityMatrixIT {
 
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) {
-        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-matrix-" + System.nanoTime()));
+        long nonce = System.nanoTime();
+        // no DLQ topic of its own: the rollback check (READY here) reads no other test's DLQs
+        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-matrix-" + nonce,
+                "dlqdesk.ingest.topic-pattern", "it-matrix-" + nonce + "-none\\.dlq",
+                "dlqdesk.rollback.observation-interval", "100ms"));
     }
 
     @AfterAll
@@ -63,6 +67,7 @@ class SecurityMatrixIT {
                 new Row("GET", "/api/v1/quarantine", null, 401, 200, 200, 200, 200),
                 new Row("GET", "/api/v1/topics/retention", null, 401, 200, 200, 200, 200),
                 new Row("GET", "/api/v1/replay-switch", null, 401, 200, 200, 200, 200),
+                new Row("GET", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200),
                 new Row("GET", "/v3/api-docs", null, 401, 200, 200, 200, 200),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/acknowledge", REASON, 401, 403, 403, 404, 404),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/resolve", REASON, 401, 403, 403, 404, 404),

@@ -1,0 +1,43 @@
+package io.dlqdesk.rollback;
+
+import io.dlqdesk.ingest.config.IngestProperties;
+import io.dlqdesk.rollback.check.RollbackChecker;
+import io.dlqdesk.rollback.source.DatabaseLedger;
+import io.dlqdesk.rollback.source.KafkaBrokerOffsets;
+import io.dlqdesk.rollback.web.RollbackReadinessController;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+import java.time.Clock;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * The rollback checker inside the service (the endpoint) and in the command-line entry point: the same
+ * checker over the same database and brokers. The ingest group and DLQ topics are the ingest loop's
+ * own settings ({@code dlqdesk.ingest.*}), so both always check what ingest really reads.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({RollbackProperties.class, IngestProperties.class})
+@Import(RollbackReadinessController.class)
+public class RollbackConfiguration {
+
+    /** The name a test gives its own clock to move time past the retry bound. */
+    public static final String CLOCK = "rollbackClock";
+
+    @Bean
+    RollbackChecker rollbackChecker(RollbackProperties properties, IngestProperties ingest, DataSource dataSource,
+                                    @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+                                    @Value("${spring.application.name:dlq-incident-desk}") String applicationName,
+                                    @Qualifier(CLOCK) ObjectProvider<Clock> clock) {
+        return new RollbackChecker(new DatabaseLedger(dataSource, properties.requestTimeout()),
+                () -> new KafkaBrokerOffsets(bootstrapServers, applicationName + "-rollback-check", properties.requestTimeout()),
+                properties, ingest.groupId(), Pattern.compile(ingest.topicPattern()), clock.getIfAvailable(Clock::systemUTC),
+                duration -> Thread.sleep(duration.toMillis()));
+    }
+}

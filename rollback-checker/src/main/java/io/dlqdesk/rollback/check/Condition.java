@@ -1,0 +1,13 @@
+package io.dlqdesk.rollback.check;
+
+/** The four things that must all hold before a rollback, in the order they are reported. */
+public enum Condition {
+    /** No replay outbox row waits to be published. */
+    NO_PENDING_REPLAY,
+    /** No attempt is REQUESTED (its outcome unknown), read from a read model that has reached the event store's head. */
+    NO_ATTEMPT_REQUESTED,
+    /** Every replay published within the horizon was consumed by its target group; the ingest group has read the DLQ topics to their ends. */
+    REPLAYS_CONSUMED,
+    /** The last publish decision plus the retry bound lies in the past: no re-failure of a replay can still be on its way. */
+    RETRY_BOUND_PASSED
+}

@@ -1,0 +1,22 @@
+package io.dlqdesk.rollback.check;
+
+import io.dlqdesk.projections.readiness.RollbackFacts;
+
+import java.time.Instant;
+import java.util.OptionalLong;
+
+/** What the check reads from the database. Every method may throw when the database cannot be asked. */
+public interface ReplayLedger {
+
+    /** Replay outbox rows still waiting to be published. */
+    long pendingOutboxRows();
+
+    /** The global index of the newest stored event; -1 for an empty event store. */
+    long eventStoreHead();
+
+    /** The lowest position any segment of the rollback-facts read model has processed up to; -1 for "none"; empty if it has no tokens. */
+    OptionalLong readModelPosition();
+
+    /** The rollback-facts read model, with published offsets of replays decided at or after {@code publishedSince}. */
+    RollbackFacts facts(Instant publishedSince);
+}

@@ -1,0 +1,74 @@
+package io.dlqdesk.rollback.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.dlqdesk.rollback.RollbackConfiguration;
+import io.dlqdesk.rollback.check.ReadinessReport;
+import io.dlqdesk.rollback.check.RollbackChecker;
+import io.dlqdesk.rollback.check.Verdict;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The rollback check without the service: straight against the database and the brokers, for when the
+ * service is what is being rolled back. Configured like the service ({@code spring.datasource.*},
+ * {@code spring.kafka.bootstrap-servers}, {@code dlqdesk.ingest.*}, {@code dlqdesk.rollback.*}) from
+ * arguments, environment variables or a config file. Prints the report as JSON on stdout (logs go to
+ * stderr); exits 0 READY, 1 NOT_READY, 2 UNKNOWN, also for anything that keeps it from checking.
+ */
+public final class RollbackCheckCommand {
+
+    private RollbackCheckCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out));
+    }
+
+    static int run(String[] args, PrintStream out) {
+        ReadinessReport report;
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(CommandConfiguration.class)
+                .web(WebApplicationType.NONE)
+                .bannerMode(Banner.Mode.OFF)
+                .logStartupInfo(false)
+                .properties(Map.of(
+                        "logging.config", "classpath:io/dlqdesk/rollback/cli/logback-stderr.xml",
+                        "spring.datasource.hikari.maximum-pool-size", "2",
+                        "spring.datasource.hikari.connection-timeout", "10000",
+                        "spring.application.name", "dlq-incident-desk"))
+                .run(args)) {
+            report = context.getBean(RollbackChecker.class).check();
+        } catch (RuntimeException e) {
+            report = ReadinessReport.couldNotCheck(Instant.now(), "cannot run the check: " + e.getMessage());
+        }
+        try {
+            out.println(new ObjectMapper().registerModule(new JavaTimeModule())
+                    .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(report));
+        } catch (Exception e) {
+            System.err.println("cannot write the report: " + e);
+            return Verdict.UNKNOWN.exitCode();
+        }
+        out.flush();
+        return report.verdict().exitCode();
+    }
+
+    /** Only what the check needs: a DataSource from spring.datasource.*, and the checker. No Axon, no web server, no migrations. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(DataSourceAutoConfiguration.class)
+    @Import(RollbackConfiguration.class)
+    static class CommandConfiguration {
+    }
+}

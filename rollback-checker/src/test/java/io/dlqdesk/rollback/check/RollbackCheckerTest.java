@@ -1,0 +1,338 @@
+package io.dlqdesk.rollback.check;
+
+import io.dlqdesk.projections.readiness.RollbackFacts;
+import io.dlqdesk.projections.readiness.RollbackFacts.PublishedPosition;
+import io.dlqdesk.rollback.RollbackProperties;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+import static io.dlqdesk.rollback.check.ConditionResult.Status.MET;
+import static io.dlqdesk.rollback.check.ConditionResult.Status.NOT_MET;
+import static io.dlqdesk.rollback.check.ConditionResult.Status.UNKNOWN;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The verdict rules over stand-in sources; the real database and brokers are in the app's RollbackReadinessIT. */
+class RollbackCheckerTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private static final Duration INTERVAL = Duration.ofSeconds(7);
+    private static final RollbackProperties SETTINGS = new RollbackProperties(INTERVAL, Duration.ofHours(24), Duration.ofSeconds(60),
+            Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5));
+    private static final Duration BOUND = Duration.ofSeconds(100);
+    private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
+    private static final TopicPartition DLQ_0 = new TopicPartition("orders.dlq", 0);
+
+    private final FakeLedger ledger = new FakeLedger();
+    private final FakeBroker broker = new FakeBroker();
+    private final List<Duration> slept = new ArrayList<>();
+    private Supplier<BrokerOffsets> brokers = () -> broker;
+
+    private ReadinessReport check() {
+        return new RollbackChecker(ledger, brokers, SETTINGS, "ingest", Pattern.compile(".*\\.dlq"), Clock.fixed(NOW, ZoneOffset.UTC),
+                slept::add).check();
+    }
+
+    @Test
+    void nothingInFlightIsReadyAfterTwoObservationsAnIntervalApart() {
+        ReadinessReport report = check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.READY);
+        assertThat(report.observations()).isEqualTo(2);
+        assertThat(slept).containsExactly(INTERVAL);
+        assertThat(report.conditions()).extracting(ConditionResult::condition).containsExactly(Condition.values());
+        assertThat(report.conditions()).allSatisfy(result -> assertThat(result.status()).isEqualTo(MET));
+    }
+
+    @Test
+    void aPendingOutboxRowIsNotReadyAtTheFirstObservation() {
+        ledger.pending = 1;
+
+        ReadinessReport report = check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.NOT_READY);
+        assertThat(report.observations()).isEqualTo(1);
+        assertThat(slept).isEmpty();
+        assertThat(statusOf(report, Condition.NO_PENDING_REPLAY)).isEqualTo(NOT_MET);
+        assertThat(result(report, Condition.NO_PENDING_REPLAY).observed()).containsEntry("pendingOutboxRows", 1L);
+        assertThat(report.conditions()).filteredOn(result -> result.status() != MET).hasSize(1);
+    }
+
+    @Test
+    void anAttemptRequestedIsNotReady() {
+        ledger.facts = new RollbackFacts(2, null, List.of());
+
+        ReadinessReport report = check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.NOT_READY);
+        assertThat(statusOf(report, Condition.NO_ATTEMPT_REQUESTED)).isEqualTo(NOT_MET);
+        assertThat(result(report, Condition.NO_ATTEMPT_REQUESTED).observed()).containsEntry("requestedAttempts", 2L);
+    }
+
+    @Test
+    void aReadModelBehindTheEventStoreIsNotReadyEvenWithNothingRequestedInIt() {
+        ledger.head = 120;
+        ledger.position = OptionalLong.of(119);
+
+        assertThat(statusOf(check(), Condition.NO_ATTEMPT_REQUESTED)).isEqualTo(NOT_MET);
+
+        ledger.position = OptionalLong.of(120);
+        assertThat(check().verdict()).isEqualTo(Verdict.READY);
+    }
+
+    @Test
+    void aReadModelWithoutTokensIsBehindUnlessTheEventStoreIsEmpty() {
+        ledger.position = OptionalLong.empty();
+        ledger.head = 5;
+        assertThat(statusOf(check(), Condition.NO_ATTEMPT_REQUESTED)).isEqualTo(NOT_MET);
+
+        ledger.head = -1;
+        assertThat(statusOf(check(), Condition.NO_ATTEMPT_REQUESTED)).isEqualTo(MET);
+    }
+
+    @Test
+    void aReplayIsConsumedOnlyOnceTheTargetGroupCommittedPastItsOffset() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofHours(1)), List.of(new PublishedPosition("billing", "orders", 0, 41)));
+
+        broker.committed.put("billing", Map.of(ORDERS_0, 41L)); // 41 is the next to read: the replay at 41 is not consumed
+        ReadinessReport notYet = check();
+        assertThat(notYet.verdict()).isEqualTo(Verdict.NOT_READY);
+        assertThat(statusOf(notYet, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
+        assertThat((List<?>) result(notYet, Condition.REPLAYS_CONSUMED).observed().get("replaysNotConsumed")).hasSize(1);
+
+        broker.committed.put("billing", Map.of(ORDERS_0, 42L));
+        assertThat(check().verdict()).isEqualTo(Verdict.READY);
+    }
+
+    @Test
+    void aTargetGroupWithoutACommittedOffsetHasNotConsumedTheReplay() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofHours(1)), List.of(new PublishedPosition("billing", "orders", 0, 0)));
+
+        assertThat(statusOf(check(), Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
+    }
+
+    @Test
+    void replaysOlderThanTheHorizonAreNotAskedFor() {
+        check();
+
+        assertThat(ledger.publishedSince).contains(NOW.minus(Duration.ofHours(24)));
+    }
+
+    @Test
+    void theIngestGroupBehindAVisibleDlqRecordIsNotReady() {
+        broker.ends.put(DLQ_0, 10L);
+        broker.committed.put("ingest", Map.of(DLQ_0, 9L));
+        broker.visible = true;
+
+        ReadinessReport report = check();
+
+        assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
+        assertThat((List<?>) result(report, Condition.REPLAYS_CONSUMED).observed().get("dlqPartitionsBehind")).hasSize(1);
+    }
+
+    @Test
+    void theIngestGroupBeforeOnlyATransactionMarkerIsCaughtUp() {
+        broker.ends.put(DLQ_0, 10L);
+        broker.committed.put("ingest", Map.of(DLQ_0, 9L));
+        broker.visible = false;
+
+        assertThat(check().verdict()).isEqualTo(Verdict.READY);
+        assertThat(broker.probes).isNotEmpty();
+    }
+
+    @Test
+    void theIngestGroupAtTheHighWaterMarkIsCaughtUpWithoutReadingTheTopic() {
+        broker.ends.put(DLQ_0, 10L);
+        broker.committed.put("ingest", Map.of(DLQ_0, 10L));
+        broker.visible = true;
+
+        assertThat(check().verdict()).isEqualTo(Verdict.READY);
+        assertThat(broker.probes).isEmpty();
+    }
+
+    @Test
+    void theHighWaterMarksAreTakenOnceAtTheStartOfTheCheck() {
+        check();
+
+        assertThat(broker.endOffsetReads).isEqualTo(1);
+    }
+
+    @Test
+    void aDecisionInsideTheRetryBoundIsNotReadyAndOneJustOutsideItIs() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(BOUND), List.of());
+        ReadinessReport inside = check();
+        assertThat(statusOf(inside, Condition.RETRY_BOUND_PASSED)).isEqualTo(NOT_MET);
+        assertThat(result(inside, Condition.RETRY_BOUND_PASSED).observed()).containsEntry("retryBound", "PT1M40S");
+
+        ledger.facts = new RollbackFacts(0, NOW.minus(BOUND).minusMillis(1), List.of());
+        assertThat(check().verdict()).isEqualTo(Verdict.READY);
+    }
+
+    @Test
+    void anUnreachableDatabaseIsUnknown() {
+        ledger.failing = true;
+
+        ReadinessReport report = check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(report.conditions()).allSatisfy(result -> assertThat(result.status()).isEqualTo(UNKNOWN));
+        assertThat(result(report, Condition.NO_PENDING_REPLAY).explanation()).contains("database", "connection refused");
+    }
+
+    @Test
+    void unreachableBrokersAreUnknownAndTheDatabaseConditionsAreStillReported() {
+        broker.failing = true;
+
+        ReadinessReport report = check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(UNKNOWN);
+        assertThat(result(report, Condition.REPLAYS_CONSUMED).explanation()).contains("broker", "no answer");
+        assertThat(statusOf(report, Condition.NO_PENDING_REPLAY)).isEqualTo(MET);
+    }
+
+    @Test
+    void unknownOutranksNotReady() {
+        ledger.pending = 3;
+        broker.failing = true;
+
+        assertThat(check().verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void aCheckThatCannotEvenStartIsUnknownForEveryCondition() {
+        brokers = () -> {
+            throw new IllegalArgumentException("bootstrap.servers is empty");
+        };
+
+        ReadinessReport report = check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(report.conditions()).hasSize(4).allSatisfy(result -> {
+            assertThat(result.status()).isEqualTo(UNKNOWN);
+            assertThat(result.explanation()).contains("bootstrap.servers is empty");
+        });
+    }
+
+    @Test
+    void whatChangesBetweenTheTwoObservationsDecides() {
+        FakeLedger changing = new FakeLedger() {
+            private int reads;
+
+            @Override
+            public long pendingOutboxRows() {
+                return reads++ == 0 ? 0 : 1;
+            }
+        };
+        ReadinessReport report = new RollbackChecker(changing, () -> broker, SETTINGS, "ingest", Pattern.compile(".*\\.dlq"),
+                Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.NOT_READY);
+        assertThat(report.observations()).isEqualTo(2);
+    }
+
+    @Test
+    void theVerdictsExitCodesAreZeroOneTwo() {
+        assertThat(Verdict.READY.exitCode()).isZero();
+        assertThat(Verdict.NOT_READY.exitCode()).isEqualTo(1);
+        assertThat(Verdict.UNKNOWN.exitCode()).isEqualTo(2);
+    }
+
+    private static ConditionResult result(ReadinessReport report, Condition condition) {
+        return report.conditions().stream().filter(result -> result.condition() == condition).findFirst().orElseThrow();
+    }
+
+    private static ConditionResult.Status statusOf(ReadinessReport report, Condition condition) {
+        return result(report, condition).status();
+    }
+
+    private static class FakeLedger implements ReplayLedger {
+        long pending;
+        long head = 10;
+        OptionalLong position = OptionalLong.of(10);
+        RollbackFacts facts = new RollbackFacts(0, null, List.of());
+        boolean failing;
+        final List<Instant> publishedSince = new ArrayList<>();
+
+        @Override
+        public long pendingOutboxRows() {
+            failIfDown();
+            return pending;
+        }
+
+        @Override
+        public long eventStoreHead() {
+            failIfDown();
+            return head;
+        }
+
+        @Override
+        public OptionalLong readModelPosition() {
+            failIfDown();
+            return position;
+        }
+
+        @Override
+        public RollbackFacts facts(Instant since) {
+            failIfDown();
+            publishedSince.add(since);
+            return facts;
+        }
+
+        private void failIfDown() {
+            if (failing) {
+                throw new IllegalStateException("cannot get a connection", new java.net.ConnectException("connection refused"));
+            }
+        }
+    }
+
+    private static class FakeBroker implements BrokerOffsets {
+        final Map<TopicPartition, Long> ends = new HashMap<>();
+        final Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
+        final List<TopicPartition> probes = new ArrayList<>();
+        boolean visible;
+        boolean failing;
+        int endOffsetReads;
+
+        @Override
+        public Map<TopicPartition, Long> endOffsets(Pattern topics) {
+            failIfDown();
+            endOffsetReads++;
+            return ends;
+        }
+
+        @Override
+        public Map<TopicPartition, Long> committedOffsets(String group) {
+            failIfDown();
+            return committed.getOrDefault(group, Map.of());
+        }
+
+        @Override
+        public boolean visibleRecordsBetween(TopicPartition partition, long from, long to) {
+            failIfDown();
+            probes.add(partition);
+            return visible;
+        }
+
+        @Override
+        public void close() {
+        }
+
+        private void failIfDown() {
+            if (failing) {
+                throw new IllegalStateException("no answer from the brokers within PT5S");
+            }
+        }
+    }
+}
