@@ -47,10 +47,12 @@ public final class RollbackCheckCommand {
                         "spring.datasource.hikari.maximum-pool-size", "2",
                         "spring.datasource.hikari.connection-timeout", "10000",
                         "spring.application.name", "dlq-incident-desk"))
+                // checked before anything is created: "not resolved: [spring.datasource.url]" beats a driver-class error
+                .initializers(starting -> starting.getEnvironment().setRequiredProperties("spring.datasource.url", "spring.kafka.bootstrap-servers"))
                 .run(args)) {
             report = context.getBean(RollbackChecker.class).check();
         } catch (RuntimeException e) {
-            report = ReadinessReport.couldNotCheck(Instant.now(), "cannot run the check: " + e.getMessage());
+            report = ReadinessReport.couldNotCheck(Instant.now(), "cannot run the check: " + rootMessage(e));
         }
         try {
             out.println(new ObjectMapper().registerModule(new JavaTimeModule())
@@ -63,6 +65,14 @@ public final class RollbackCheckCommand {
         }
         out.flush();
         return report.verdict().exitCode();
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getName() : root.getMessage();
     }
 
     /** Only what the check needs: a DataSource from spring.datasource.*, and the checker. No Axon, no web server, no migrations. */
