@@ -127,4 +127,16 @@ final class Replays {
                 .to(dlqTopic, 0)).get(30, TimeUnit.SECONDS);
         return IncidentId.of(new FailureKey(source.topic(), source.partition(), source.offset(), group)).value();
     }
+
+    /**
+     * A PENDING outbox row no attempt stands behind (as a crash or a restore can leave one); its replay id.
+     * Turn the switch off first, or the poller tries to publish it.
+     */
+    static String strayPendingRow(JdbcTemplate jdbc, String name) {
+        String replayId = IncidentId.of(new FailureKey("stray-" + name, 0, 0, "g")).replayId(1);
+        jdbc.update("INSERT INTO replay_outbox (replay_id, incident_id, attempt, source_topic, source_partition, source_offset, value_hash, "
+                + "target_group, owner, status, tries, next_try_at, created_at) VALUES (?, ?, 1, 'stray', 0, 0, REPEAT('0', 64), 'g', 'o', "
+                + "'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", replayId, replayId.substring(0, replayId.indexOf('/')));
+        return replayId;
+    }
 }

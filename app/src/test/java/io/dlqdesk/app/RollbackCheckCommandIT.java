@@ -3,8 +3,6 @@ package io.dlqdesk.app;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -79,11 +77,8 @@ class RollbackCheckCommandIT {
     @Test
     void notReadyFromBothWithExitCodeOne() throws Exception {
         JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
-        Replays.setSwitch(app, false);
-        String replayId = IncidentId.of(new FailureKey("stray-" + NONCE, 0, 0, "g")).replayId(1);
-        jdbc.update("INSERT INTO replay_outbox (replay_id, incident_id, attempt, source_topic, source_partition, source_offset, value_hash, "
-                + "target_group, owner, status, tries, next_try_at, created_at) VALUES (?, ?, 1, 'stray', 0, 0, REPEAT('0', 64), 'g', 'o', "
-                + "'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", replayId, replayId.substring(0, replayId.indexOf('/')));
+        // the replay switch is off (as shipped), so the poller leaves the row alone
+        String replayId = Replays.strayPendingRow(jdbc, NONCE);
         try {
             RollbackReadinessIT.Check endpoint = endpoint();
             Run command = command(configuration);

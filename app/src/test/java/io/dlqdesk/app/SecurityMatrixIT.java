@@ -39,9 +39,10 @@ class SecurityMatrixIT {
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) {
         long nonce = System.nanoTime();
-        // no DLQ topic of its own: the rollback check (READY here) reads no other test's DLQs
+        // no DLQ topic at all, accepted: the rollback check (READY here) reads no other test's DLQs
         app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-matrix-" + nonce,
                 "dlqdesk.ingest.topic-pattern", "it-matrix-" + nonce + "-none\\.dlq",
+                "dlqdesk.rollback.allow-no-dlq-topics", "true",
                 "dlqdesk.rollback.observation-interval", "100ms"));
     }
 

@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
@@ -29,6 +30,8 @@ public class RollbackConfiguration {
 
     /** The name a test gives its own clock to move time past the retry bound. */
     public static final String CLOCK = "rollbackClock";
+    /** Distinct client ids per check: concurrent clients must not share one (metrics names). */
+    private static final AtomicLong CHECKS = new AtomicLong();
 
     @Bean
     RollbackChecker rollbackChecker(RollbackProperties properties, IngestProperties ingest, DataSource dataSource,
@@ -36,7 +39,8 @@ public class RollbackConfiguration {
                                     @Value("${spring.application.name:dlq-incident-desk}") String applicationName,
                                     @Qualifier(CLOCK) ObjectProvider<Clock> clock) {
         return new RollbackChecker(new DatabaseLedger(dataSource, properties.requestTimeout()),
-                () -> new KafkaBrokerOffsets(bootstrapServers, applicationName + "-rollback-check", properties.requestTimeout()),
+                () -> new KafkaBrokerOffsets(bootstrapServers, applicationName + "-rollback-check-" + CHECKS.incrementAndGet(),
+                        properties.requestTimeout()),
                 properties, ingest.groupId(), Pattern.compile(ingest.topicPattern()), clock.getIfAvailable(Clock::systemUTC),
                 duration -> Thread.sleep(duration.toMillis()));
     }

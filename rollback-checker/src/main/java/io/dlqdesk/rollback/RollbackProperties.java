@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param clockSkewMargin     allowance for clocks of the database, this service and the consumers disagreeing
  * @param readModelWait       how long an observation waits for the rollback-facts read model to reach the event store's head
  * @param requestTimeout      bound on each broker request and database query the check makes
+ * @param allowNoDlqTopics    whether finding no DLQ topic at all may count as "the ingest group is caught up"
  */
 @ConfigurationProperties("dlqdesk.rollback")
 public record RollbackProperties(
@@ -26,7 +27,8 @@ public record RollbackProperties(
         @DefaultValue("30s") Duration ingestDelay,
         @DefaultValue("10s") Duration clockSkewMargin,
         @DefaultValue("10s") Duration readModelWait,
-        @DefaultValue("10s") Duration requestTimeout) {
+        @DefaultValue("10s") Duration requestTimeout,
+        @DefaultValue("false") boolean allowNoDlqTopics) {
 
     public RollbackProperties {
         notNegative("observation-interval", observationInterval);

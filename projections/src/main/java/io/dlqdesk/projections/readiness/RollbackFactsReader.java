@@ -25,8 +25,12 @@ public final class RollbackFactsReader {
         var published = jdbc.query("SELECT target_group, published_topic, published_partition, MAX(published_offset) AS highest "
                         + "FROM replay_attempt WHERE status = 'PUBLISHED' AND decided_at >= ? "
                         + "GROUP BY target_group, published_topic, published_partition ORDER BY target_group, published_topic, published_partition",
-                (row, number) -> new RollbackFacts.PublishedPosition(row.getString("target_group"), row.getString("published_topic"),
-                        row.getInt("published_partition"), row.getLong("highest")), LocalDateTime.ofInstant(publishedSince, ZoneOffset.UTC));
+                (row, number) -> {
+                    Long highest = row.getObject("highest", Long.class);
+                    // PUBLISHED without an offset cannot be checked: never consumed, rather than consumed at offset 0
+                    return new RollbackFacts.PublishedPosition(row.getString("target_group"), row.getString("published_topic"),
+                            row.getInt("published_partition"), highest == null ? Long.MAX_VALUE : highest);
+                }, LocalDateTime.ofInstant(publishedSince, ZoneOffset.UTC));
         return new RollbackFacts(requested == null ? 0 : requested, last == null ? null : last.toInstant(ZoneOffset.UTC), published);
     }
 }

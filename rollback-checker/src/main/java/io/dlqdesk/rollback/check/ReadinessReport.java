@@ -9,7 +9,8 @@ import java.util.List;
  * from the endpoint and from the command line.
  *
  * @param observations how many observations were made: 2 for READY (the conditions held twice, an
- *                     interval apart); 1 when the first already failed or could not be made
+ *                     interval apart); 1 when the first already failed or was UNKNOWN; 0 when the check
+ *                     could not start at all
  * @param conditions   as of the last observation, in {@link Condition} order
  */
 public record ReadinessReport(Verdict verdict, Instant checkedAt, int observations, List<ConditionResult> conditions) {

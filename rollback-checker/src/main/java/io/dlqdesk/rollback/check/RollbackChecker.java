@@ -17,6 +17,12 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -34,6 +40,12 @@ public final class RollbackChecker {
 
     private static final Logger log = LoggerFactory.getLogger(RollbackChecker.class);
     private static final Duration READ_MODEL_POLL = Duration.ofMillis(200);
+    /** Each read waits at most its bound here, whatever the driver or client does (a pool waiting for a connection, say). */
+    private static final ExecutorService READS = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "rollback-check-read");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final ReplayLedger ledger;
     private final Supplier<BrokerOffsets> brokers;
@@ -69,7 +81,7 @@ public final class RollbackChecker {
         Instant started = clock.instant();
         ReadinessReport report;
         try (BrokerOffsets broker = brokers.get()) {
-            Read<Map<TopicPartition, Long>> dlqEnds = read("broker", () -> broker.endOffsets(dlqTopics));
+            Read<Map<TopicPartition, Long>> dlqEnds = read("broker", () -> broker.endOffsets(dlqTopics), settings.requestTimeout());
             List<ConditionResult> conditions = observe(broker, dlqEnds);
             int observations = 1;
             if (ReadinessReport.verdictOf(conditions) == Verdict.READY) {
@@ -81,7 +93,7 @@ public final class RollbackChecker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             report = ReadinessReport.couldNotCheck(started, "interrupted while checking");
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error too: whatever stops the check makes it UNKNOWN, never a 500 or an exit status 1
             report = ReadinessReport.couldNotCheck(started, "the check failed: " + describe(e));
         }
         if (report.verdict() == Verdict.READY) {
@@ -96,10 +108,18 @@ public final class RollbackChecker {
     }
 
     private List<ConditionResult> observe(BrokerOffsets broker, Read<Map<TopicPartition, Long>> dlqEnds) throws InterruptedException {
-        Read<Long> pending = read("database", ledger::pendingOutboxRows);
-        Read<ReadModelState> readModel = read("database", this::awaitReadModel);
+        Duration bound = settings.requestTimeout();
+        Read<Long> pending = read("database", ledger::pendingOutboxRows, bound);
         Instant horizonStart = clock.instant().minus(settings.horizon());
-        Read<RollbackFacts> facts = read("database", () -> ledger.facts(horizonStart));
+        Read<ReadModelState> readModel;
+        Read<RollbackFacts> facts;
+        if (pending.failed()) { // a database that did not answer once is not asked again: UNKNOWN within one bound
+            readModel = new Read<>(null, pending.error());
+            facts = new Read<>(null, pending.error());
+        } else {
+            readModel = read("database", this::awaitReadModel, settings.readModelWait().plus(bound.multipliedBy(2)));
+            facts = readModel.failed() ? new Read<>(null, readModel.error()) : read("database", () -> ledger.facts(horizonStart), bound);
+        }
         List<ConditionResult> results = new ArrayList<>();
         results.add(noPendingReplay(pending));
         results.add(noAttemptRequested(readModel, facts));
@@ -146,7 +166,13 @@ public final class RollbackChecker {
         if (dlqEnds.failed()) {
             return unknown(condition, dlqEnds.error());
         }
-        Read<ConsumptionState> consumption = read("broker", () -> consumption(broker, facts.value(), dlqEnds.value()));
+        if (dlqEnds.value().isEmpty() && !settings.allowNoDlqTopics()) {
+            return unknown(condition, "no topic matches the DLQ pattern " + dlqTopics + ": a wrong dlqdesk.ingest.topic-pattern or a "
+                    + "principal not allowed to see the DLQ topics would look the same (dlqdesk.rollback.allow-no-dlq-topics=true accepts it)");
+        }
+        // bounded per broker request inside; the whole of it by as many bounds as there are requests to make
+        Duration bound = settings.requestTimeout().multipliedBy(2L + facts.value().published().size() + dlqEnds.value().size());
+        Read<ConsumptionState> consumption = read("broker", () -> consumption(broker, facts.value(), dlqEnds.value()), bound);
         if (consumption.failed()) {
             return unknown(condition, consumption.error());
         }
@@ -246,13 +272,18 @@ public final class RollbackChecker {
         }
     }
 
-    private static <T> Read<T> read(String source, Callable<T> reading) throws InterruptedException {
+    private static <T> Read<T> read(String source, Callable<T> reading, Duration bound) throws InterruptedException {
+        Future<T> result = READS.submit(reading);
         try {
-            return new Read<>(reading.call(), null);
+            return new Read<>(result.get(bound.toMillis(), TimeUnit.MILLISECONDS), null);
         } catch (InterruptedException e) {
+            result.cancel(true);
             throw e;
-        } catch (Exception e) {
-            return new Read<>(null, source + " could not be read: " + describe(e));
+        } catch (TimeoutException e) {
+            result.cancel(true);
+            return new Read<>(null, source + " did not answer within " + bound);
+        } catch (ExecutionException e) {
+            return new Read<>(null, source + " could not be read: " + describe(e.getCause()));
         }
     }
 

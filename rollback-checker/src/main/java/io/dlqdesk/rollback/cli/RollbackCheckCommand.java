@@ -51,7 +51,7 @@ public final class RollbackCheckCommand {
                 .initializers(starting -> starting.getEnvironment().setRequiredProperties("spring.datasource.url", "spring.kafka.bootstrap-servers"))
                 .run(args)) {
             report = context.getBean(RollbackChecker.class).check();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error too: exit status 2, never 1
             report = ReadinessReport.couldNotCheck(Instant.now(), "cannot run the check: " + rootMessage(e));
         }
         try {

@@ -13,8 +13,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 
 /**
@@ -24,7 +28,7 @@ import javax.sql.DataSource;
  */
 public final class DatabaseLedger implements ReplayLedger {
 
-    /** Tokens are stored by Axon's general serializer, Jackson in this service (axon.serializer.general). */
+    /** Tokens are stored by Axon's general serializer, Jackson in this service (axon.serializer.general); another one makes every check UNKNOWN. */
     private static final Serializer TOKENS = JacksonSerializer.defaultSerializer();
 
     private final JdbcTemplate jdbc;
@@ -51,9 +55,27 @@ public final class DatabaseLedger implements ReplayLedger {
 
     @Override
     public OptionalLong readModelPosition() {
-        List<Long> positions = jdbc.query("SELECT token, token_type FROM token_entry WHERE processor_name = ?",
-                (row, number) -> position(row.getBytes("token"), row.getString("token_type")), ReplayAttemptProjection.PROCESSING_GROUP);
-        return positions.stream().mapToLong(Long::longValue).min();
+        List<TrackingToken> tokens = jdbc.query("SELECT token, token_type FROM token_entry WHERE processor_name = ?",
+                (row, number) -> token(row.getBytes("token"), row.getString("token_type")), ReplayAttemptProjection.PROCESSING_GROUP);
+        if (tokens.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        Set<Long> gaps = new TreeSet<>();
+        tokens.forEach(token -> gaps.addAll(TokenProgress.gaps(token)));
+        Set<Long> committed = committedAmong(gaps);
+        return OptionalLong.of(tokens.stream().mapToLong(token -> TokenProgress.processedUpTo(token, committed::contains)).min().orElse(-1));
+    }
+
+    /** Which of these event indexes exist now. */
+    private Set<Long> committedAmong(Set<Long> indexes) {
+        Set<Long> committed = new HashSet<>();
+        List<Long> all = List.copyOf(indexes);
+        for (int from = 0; from < all.size(); from += 500) {
+            List<Long> chunk = all.subList(from, Math.min(all.size(), from + 500));
+            committed.addAll(jdbc.queryForList("SELECT global_index FROM domain_event_entry WHERE global_index IN ("
+                    + String.join(",", Collections.nCopies(chunk.size(), "?")) + ")", Long.class, chunk.toArray()));
+        }
+        return committed;
     }
 
     @Override
@@ -61,11 +83,10 @@ public final class DatabaseLedger implements ReplayLedger {
         return facts.read(publishedSince);
     }
 
-    private static long position(byte[] token, String type) {
+    private static TrackingToken token(byte[] token, String type) {
         if (token == null || type == null) {
-            return -1; // a segment that has not processed any event yet
+            return null; // a segment that has not processed any event yet
         }
-        TrackingToken tracking = TOKENS.deserialize(new SimpleSerializedObject<>(token, byte[].class, type, null));
-        return tracking == null ? -1 : tracking.position().orElse(-1);
+        return TOKENS.deserialize(new SimpleSerializedObject<>(token, byte[].class, type, null));
     }
 }

@@ -29,7 +29,7 @@ class RollbackCheckerTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private static final Duration INTERVAL = Duration.ofSeconds(7);
     private static final RollbackProperties SETTINGS = new RollbackProperties(INTERVAL, Duration.ofHours(24), Duration.ofSeconds(60),
-            Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5));
+            Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), false);
     private static final Duration BOUND = Duration.ofSeconds(100);
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
     private static final TopicPartition DLQ_0 = new TopicPartition("orders.dlq", 0);
@@ -40,7 +40,11 @@ class RollbackCheckerTest {
     private Supplier<BrokerOffsets> brokers = () -> broker;
 
     private ReadinessReport check() {
-        return new RollbackChecker(ledger, brokers, SETTINGS, "ingest", Pattern.compile(".*\\.dlq"), Clock.fixed(NOW, ZoneOffset.UTC),
+        return check(SETTINGS);
+    }
+
+    private ReadinessReport check(RollbackProperties settings) {
+        return new RollbackChecker(ledger, brokers, settings, "ingest", Pattern.compile(".*\\.dlq"), Clock.fixed(NOW, ZoneOffset.UTC),
                 slept::add).check();
     }
 
@@ -243,6 +247,53 @@ class RollbackCheckerTest {
     }
 
     @Test
+    void noDlqTopicAtAllIsUnknownUnlessAllowed() {
+        broker.ends.clear();
+
+        ReadinessReport report = check();
+        assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(result(report, Condition.REPLAYS_CONSUMED).explanation()).contains("no topic matches", "allow-no-dlq-topics");
+
+        RollbackProperties allowing = new RollbackProperties(INTERVAL, Duration.ofHours(24), Duration.ofSeconds(60), Duration.ofSeconds(30),
+                Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), true);
+        assertThat(check(allowing).verdict()).isEqualTo(Verdict.READY);
+    }
+
+    @Test
+    void aReadThatHangsIsUnknownOnceItsBoundHasPassed() {
+        FakeLedger hanging = new FakeLedger() {
+            @Override
+            public long pendingOutboxRows() {
+                try {
+                    Thread.sleep(30_000); // a pool waiting for a connection to a dead database
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 0;
+            }
+        };
+        RollbackProperties quick = new RollbackProperties(INTERVAL, Duration.ofHours(24), Duration.ofSeconds(60), Duration.ofSeconds(30),
+                Duration.ofSeconds(10), Duration.ZERO, Duration.ofMillis(300), false);
+        long started = System.nanoTime();
+
+        ReadinessReport report = new RollbackChecker(hanging, () -> broker, quick, "ingest", Pattern.compile(".*\\.dlq"),
+                Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(result(report, Condition.NO_PENDING_REPLAY).explanation()).contains("did not answer within PT0.3S");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void anErrorInTheCheckIsUnknownToo() {
+        brokers = () -> {
+            throw new NoClassDefFoundError("org/apache/kafka/clients/admin/Admin");
+        };
+
+        assertThat(check().verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
     void theVerdictsExitCodesAreZeroOneTwo() {
         assertThat(Verdict.READY.exitCode()).isZero();
         assertThat(Verdict.NOT_READY.exitCode()).isEqualTo(1);
@@ -298,7 +349,7 @@ class RollbackCheckerTest {
     }
 
     private static class FakeBroker implements BrokerOffsets {
-        final Map<TopicPartition, Long> ends = new HashMap<>();
+        final Map<TopicPartition, Long> ends = new HashMap<>(Map.of(DLQ_0, 0L)); // one DLQ partition, empty
         final Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
         final List<TopicPartition> probes = new ArrayList<>();
         boolean visible;
