@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,13 +23,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code byte[]} throughout, within a bound. Only committed records are read (an aborted
  * transaction's record was never delivered to anyone, so it is not one to replay).
  */
-public class SourceRecordReader {
+public class SourceRecordReader implements AutoCloseable {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final Map<String, Object> consumerConfig;
     private final String clientId;
-    private final AtomicLong reads = new AtomicLong();
+    private final AtomicLong consumers = new AtomicLong();
+    /** Creating a consumer costs more than the read itself (metadata, connection): a few are kept between reads. */
+    private final BlockingQueue<KafkaConsumer<byte[], byte[]>> idle = new ArrayBlockingQueue<>(4);
     private final Duration timeout;
 
     public SourceRecordReader(String bootstrapServers, String clientId, Duration timeout) {
@@ -47,10 +51,56 @@ public class SourceRecordReader {
     }
 
     public SourceRead read(RecordLocation location) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        SourceRead read = readWith(borrow(), location);
+        // a reused consumer's metadata may predate a new topic or partition: "not there" is confirmed by a new consumer
+        if (read instanceof SourceRead.NotThere notThere
+                && (notThere.reason() == SourceRead.Reason.TOPIC_MISSING || notThere.reason() == SourceRead.Reason.PARTITION_MISSING)) {
+            read = readWith(create(), location);
+        }
+        return read;
+    }
+
+    /** Reads with {@code consumer}, then keeps it for the next read, or closes it if the broker could not be asked. */
+    private SourceRead readWith(KafkaConsumer<byte[], byte[]> consumer, RecordLocation location) {
+        boolean reusable = false;
+        try {
+            SourceRead read = readFrom(consumer, location);
+            reusable = !(read instanceof SourceRead.Unavailable);
+            return read;
+        } finally {
+            if (reusable) {
+                consumer.assign(List.of());
+                reusable = idle.offer(consumer);
+            }
+            if (!reusable) {
+                consumer.close(Duration.ZERO);
+            }
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> borrow() {
+        KafkaConsumer<byte[], byte[]> consumer = idle.poll();
+        return consumer != null ? consumer : create();
+    }
+
+    private KafkaConsumer<byte[], byte[]> create() {
         Map<String, Object> config = new HashMap<>(consumerConfig);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-" + reads.incrementAndGet()); // concurrent reads: distinct metrics names
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-" + consumers.incrementAndGet()); // consumers side by side: distinct metrics names
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Closes the consumers kept for reuse. */
+    @Override
+    public void close() {
+        KafkaConsumer<byte[], byte[]> consumer;
+        while ((consumer = idle.poll()) != null) {
+            consumer.close(Duration.ZERO);
+        }
+    }
+
+    private SourceRead readFrom(KafkaConsumer<byte[], byte[]> consumer, RecordLocation location) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
             List<PartitionInfo> partitions = consumer.partitionsFor(location.topic(), remaining(deadline));
             if (partitions == null || partitions.isEmpty()) {
                 return new SourceRead.NotThere(location, SourceRead.Reason.TOPIC_MISSING, "topic " + location.topic() + " does not exist");

@@ -71,6 +71,22 @@ class SourceRecordReaderIT {
                 notThere -> assertThat(notThere.reason()).isEqualTo(SourceRead.Reason.AT_OR_AFTER_LOG_END));
     }
 
+    /** Consumers are kept between reads; what one of them knew about a topic before it grew must not decide. */
+    @Test
+    void aPartitionAddedAfterTheReaderLookedIsFound() throws Exception {
+        String growing = "reader-growing-" + System.nanoTime();
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(growing, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            RecordMetadata first = send(new ProducerRecord<>(growing, 0, null, new byte[] {1}), false);
+            assertThat(reader.read(new RecordLocation(growing, 0, first.offset()))).isInstanceOf(SourceRead.Found.class);
+            admin.createPartitions(java.util.Map.of(growing, org.apache.kafka.clients.admin.NewPartitions.increaseTo(2)))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        RecordMetadata second = send(new ProducerRecord<>(growing, 1, null, new byte[] {2}), false);
+
+        assertThat(reader.read(new RecordLocation(growing, 1, second.offset()))).isInstanceOf(SourceRead.Found.class);
+    }
+
     /** An aborted transaction leaves offsets no reader is given: the next committed record comes back, at another offset. */
     @Test
     void aGapAtTheOffsetReturnsTheNextRecordAndSaysSo() throws Exception {
