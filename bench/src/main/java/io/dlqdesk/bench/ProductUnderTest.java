@@ -1,0 +1,72 @@
+package io.dlqdesk.bench;
+
+import io.dlqdesk.app.DlqDeskApplication;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.replay.request.ReplaySwitch;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Instant;
+import java.util.List;
+
+/** The whole service, in this JVM, as shipped but for where its data lives and which DLQ topics it reads. */
+final class ProductUnderTest implements AutoCloseable {
+
+    static final List<String> PROJECTIONS = List.of("incident-summary", "incident-history", "rollback-facts");
+
+    final ConfigurableApplicationContext app;
+    final JdbcTemplate jdbc;
+    final KafkaBroker broker;
+
+    private ProductUnderTest(ConfigurableApplicationContext app, KafkaBroker broker) {
+        this.app = app;
+        this.jdbc = app.getBean(JdbcTemplate.class);
+        this.broker = broker;
+    }
+
+    static ProductUnderTest start(TestDatabase database, KafkaBroker broker, String ingestPattern) {
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class).run(
+                "--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
+                "--spring.datasource.password=" + database.password(), "--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
+                "--server.port=0", "--server.address=127.0.0.1", "--dlqdesk.ingest.topic-pattern=" + ingestPattern,
+                "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN");
+        ProductUnderTest product = new ProductUnderTest(app, broker);
+        app.getBean(ReplaySwitch.class).set(true, new OperatorAction("bench", "benchmark replays", Instant.now()));
+        return product;
+    }
+
+    /** DLQ records written as incidents or correlated failures so far (the ingest loop's own counter). */
+    long ingested() {
+        return (long) app.getBean(MeterRegistry.class).counter("dlq.ingest.records", "outcome", "ingested").count();
+    }
+
+    long eventStoreHead() {
+        Long head = jdbc.queryForObject("SELECT MAX(global_index) FROM domain_event_entry", Long.class);
+        return head == null ? -1 : head;
+    }
+
+    StreamingEventProcessor processor(String name) {
+        return app.getBean(EventProcessingConfiguration.class).eventProcessor(name, StreamingEventProcessor.class).orElseThrow();
+    }
+
+    /**
+     * Every segment of the processor has handled events up to {@code index}. Not "and is done replaying":
+     * a replay token reports replaying until an event past the reset point arrives, which may be never.
+     */
+    boolean reached(String processor, long index) {
+        var statuses = processor(processor).processingStatus().values();
+        return !statuses.isEmpty() && statuses.stream().allMatch(status -> !status.isErrorState()
+                && status.getCurrentPosition().orElse(-1) >= index);
+    }
+
+    @Override
+    public void close() {
+        app.close();
+    }
+}

@@ -1,0 +1,115 @@
+package io.dlqdesk.bench;
+
+import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.SimpleSerializedObject;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Rebuild: every projection reset and replayed over E events, until all reach the event store's head;
+ * against a raw JDBC scan of the event table that deserialises every payload with the same serializer.
+ */
+final class RebuildBench {
+
+    private final ProductUnderTest product;
+
+    RebuildBench(ProductUnderTest product) {
+        this.product = product;
+    }
+
+    long events() {
+        Long count = product.jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry", Long.class);
+        return count == null ? 0 : count;
+    }
+
+    /** Adds incidents opened (real events, through Axon's event store) until the store holds {@code target} events. */
+    void topUp(long target) {
+        EventStore store = product.app.getBean(EventStore.class);
+        TransactionTemplate transactions = new TransactionTemplate(product.app.getBean(PlatformTransactionManager.class));
+        String aggregateType = product.jdbc.queryForObject("SELECT MAX(type) FROM domain_event_entry", String.class);
+        Instant now = Instant.now();
+        long missing = target - events();
+        for (long done = 0; done < missing; ) {
+            List<GenericDomainEventMessage<IncidentOpened>> batch = new ArrayList<>();
+            for (int i = 0; i < 1_000 && done < missing; i++, done++) {
+                FailureKey key = new FailureKey("bench-history", (int) (done % Records.PARTITIONS), done, "bench-history-group");
+                IncidentId id = IncidentId.of(key);
+                batch.add(new GenericDomainEventMessage<>(aggregateType, id.value(), 0, new IncidentOpened(id,
+                        new FailedRecord(key, new RecordLocation("bench-history.dlq", 0, done), RecordKey.NONE, null, null, null, null),
+                        now, now.plus(Duration.ofDays(7)), List.of())));
+            }
+            transactions.executeWithoutResult(status -> store.publish(batch));
+        }
+    }
+
+    /** Seconds from the reset to every projection at the head. */
+    double product() throws InterruptedException {
+        long head = product.eventStoreHead();
+        long started = System.nanoTime();
+        for (String name : ProductUnderTest.PROJECTIONS) {
+            StreamingEventProcessor processor = product.processor(name);
+            processor.shutDown();
+            processor.resetTokens();
+            processor.start();
+        }
+        long nextReport = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!ProductUnderTest.PROJECTIONS.stream().allMatch(name -> product.reached(name, head))) {
+            if (System.nanoTime() > nextReport) {
+                nextReport = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+                System.out.printf("rebuild: %.0f s, head %d, %s%n", (System.nanoTime() - started) / 1e9, head, status());
+            }
+            Thread.sleep(5);
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    private String status() {
+        StringBuilder status = new StringBuilder();
+        for (String name : ProductUnderTest.PROJECTIONS) {
+            product.processor(name).processingStatus().forEach((segment, tracker) -> status.append(name).append('/').append(segment)
+                    .append(": position ").append(tracker.getCurrentPosition().orElse(-1)).append(tracker.isReplaying() ? " replaying" : "")
+                    .append(tracker.isErrorState() ? " ERROR " + tracker.getError() : "").append("; "));
+        }
+        return status.toString();
+    }
+
+    /** Seconds to read and deserialise every event. */
+    double baseline() {
+        Serializer serializer = product.app.getBean("eventSerializer", Serializer.class);
+        AtomicLong read = new AtomicLong();
+        long started = System.nanoTime();
+        product.jdbc.query(connection -> {
+            PreparedStatement statement = connection.prepareStatement(
+                    "SELECT payload_type, payload_revision, payload FROM domain_event_entry ORDER BY global_index",
+                    ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            statement.setFetchSize(Integer.MIN_VALUE); // stream rows: the driver would otherwise load the whole table
+            return statement;
+        }, row -> {
+            Object payload = serializer.deserialize(new SimpleSerializedObject<>(row.getBytes(3), byte[].class, row.getString(1), row.getString(2)));
+            if (payload != null) {
+                read.incrementAndGet();
+            }
+        });
+        if (read.get() == 0) {
+            throw new IllegalStateException("no events read");
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+}

@@ -1,0 +1,183 @@
+package io.dlqdesk.bench;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.replay.request.ReplayRequester;
+import io.dlqdesk.testsupport.DltRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Replay: M incidents replayed until all are PUBLISHED (requests from 4 threads, the outbox poller as
+ * shipped), against a raw producer that reads each source record at its offset and sends it again
+ * (one consumer, one producer, each send acknowledged before the next, as the poller does).
+ */
+final class ReplayBench {
+
+    /** The group that failed in round {@code round}: each round's incidents are its own. */
+    static String group(int round) {
+        return "bench-consumer-" + round;
+    }
+
+    static String sourceTopic(int round) {
+        return "bench-src-" + round;
+    }
+
+    static String prepTopic(int round) {
+        return "bench-prep-" + round + ".dlq";
+    }
+
+    private final ProductUnderTest product;
+    private final int replays;
+    private final String padding = "x".repeat(150);
+
+    ReplayBench(ProductUnderTest product, int replays) {
+        this.product = product;
+        this.replays = replays;
+    }
+
+    /** Source records and their failures, ingested into incidents (not timed). */
+    List<RecordMetadata> prepare(int round) throws Exception {
+        String topic = sourceTopic(round);
+        List<RecordMetadata> sources = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < replays; i++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % Records.PARTITIONS, System.currentTimeMillis(),
+                        Records.utf8("k-" + round + "-" + i), value(i));
+                record.headers().add("eventId", Records.utf8("evt-" + round + "-" + i));
+                sent.add(producer.send(record));
+            }
+            for (Future<RecordMetadata> future : sent) {
+                sources.add(future.get(60, TimeUnit.SECONDS));
+            }
+            for (int i = 0; i < replays; i++) {
+                RecordMetadata source = sources.get(i);
+                producer.send(DltRecord.failure(source.topic(), source.partition(), source.offset(), group(round))
+                        .key(Records.utf8("k-" + round + "-" + i)).value(value(i))
+                        .without("eventId").header("eventId", "evt-" + round + "-" + i)
+                        .without("kafka_dlt-original-timestamp")
+                        .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(source.timestamp()).array())
+                        .to(prepTopic(round), i % Records.PARTITIONS));
+            }
+        }
+        awaitCount("SELECT COUNT(*) FROM incident_summary WHERE topic = ?", topic, replays, Duration.ofMinutes(5));
+        return sources;
+    }
+
+    /** Seconds from the first request to the last attempt PUBLISHED. */
+    double product(int round, List<RecordMetadata> sources) throws Exception {
+        ReplayRequester requester = product.app.getBean(ReplayRequester.class);
+        long started = System.nanoTime();
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<ReplayOutcome>> outcomes = new ArrayList<>();
+            for (RecordMetadata source : sources) {
+                outcomes.add(threads.submit(() -> requester.request(
+                        IncidentId.of(new FailureKey(source.topic(), source.partition(), source.offset(), group(round))),
+                        new RecordLocation(source.topic(), source.partition(), source.offset()),
+                        new OperatorAction("bench", "benchmark replay", Instant.now()))));
+            }
+            for (Future<ReplayOutcome> outcome : outcomes) {
+                ReplayOutcome result = outcome.get(5, TimeUnit.MINUTES);
+                if (result.attempt() == null) {
+                    throw new IllegalStateException("replay refused: " + result);
+                }
+            }
+        } finally {
+            threads.shutdown();
+        }
+        awaitCount("SELECT COUNT(*) FROM replay_attempt WHERE target_group = ? AND status = 'PUBLISHED'", group(round), replays,
+                Duration.ofMinutes(5));
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    /** Seconds for the raw producer to read and resend the same records. */
+    double baseline(List<RecordMetadata> sources) throws Exception {
+        long started = System.nanoTime();
+        try (KafkaConsumer<byte[], byte[]> consumer = Records.reader(product.broker);
+             KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
+            for (RecordMetadata source : sources) {
+                ConsumerRecord<byte[], byte[]> record = read(consumer, source.topic(), source.partition(), source.offset());
+                ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), record.key(),
+                        record.value(), record.headers());
+                producer.send(copy).get(60, TimeUnit.SECONDS);
+            }
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    /** What the consumer's DeadLetterPublishingRecoverer writes when a replay of round {@code round} fails again. */
+    List<ProducerRecord<byte[], byte[]>> refailures(int round, String dlqTopic) {
+        List<ProducerRecord<byte[], byte[]>> refailures = new ArrayList<>();
+        List<RecordLocation> published = product.jdbc.query("SELECT published_topic, published_partition, published_offset FROM replay_attempt "
+                        + "WHERE target_group = ? AND status = 'PUBLISHED' ORDER BY published_partition, published_offset",
+                (row, n) -> new RecordLocation(row.getString(1), row.getInt(2), row.getLong(3)), group(round));
+        try (KafkaConsumer<byte[], byte[]> consumer = Records.reader(product.broker)) {
+            int i = 0;
+            for (RecordLocation location : published) {
+                ConsumerRecord<byte[], byte[]> replay = read(consumer, location.topic(), location.partition(), location.offset());
+                DltRecord failure = DltRecord.failure(location.topic(), location.partition(), location.offset(), group(round))
+                        .key(replay.key()).value(replay.value()).without("eventId").without("kafka_dlt-original-timestamp")
+                        .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(replay.timestamp()).array());
+                for (Header header : replay.headers()) {
+                    failure.header(header.key(), header.value());
+                }
+                refailures.add(failure.to(dlqTopic, i++ % Records.PARTITIONS));
+            }
+        }
+        return refailures;
+    }
+
+    private byte[] value(int i) {
+        return Records.utf8(String.format(Locale.ROOT, "{\"order\":%d,\"amount\":%d.%02d,\"note\":\"%s\"}", i, i % 1000, i % 100, padding));
+    }
+
+    static ConsumerRecord<byte[], byte[]> read(KafkaConsumer<byte[], byte[]> consumer, String topic, int partition, long offset) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        consumer.assign(List.of(tp));
+        consumer.seek(tp, offset);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                if (record.offset() == offset) {
+                    return record;
+                }
+            }
+        }
+        throw new IllegalStateException("no record at " + tp + "/" + offset);
+    }
+
+    private void awaitCount(String sql, String argument, long target, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Long count = product.jdbc.queryForObject(sql, Long.class, argument);
+            if (count != null && count >= target) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(count + " of " + target + " after " + timeout + ": " + sql);
+            }
+            Thread.sleep(100);
+        }
+    }
+}
