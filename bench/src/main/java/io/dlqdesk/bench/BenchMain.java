@@ -130,7 +130,7 @@ public final class BenchMain {
             table.add(row("rebuild: events/s, " + ProductUnderTest.PROJECTIONS.size() + " projections over " + events + " events",
                     Stats.median(rebuildProduct), Stats.median(rebuildBaseline), rebuildRatio, "≥ 0.5×", rebuildRatio >= 0.5));
 
-            MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
+            MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds(), database.jdbcUrl());
             json.put("memory", ordered("peak_heap_mb", round0(memory.peakLiveMb()), "peak_heap_used_mb", round0(memory.peakUsedMb()),
                     "max_heap_mb", round0(memory.maxHeapMb()), "database_paused_s", round0(memory.pausedSeconds()), "records", memory.records()));
             table.add(new String[] {"memory: peak live heap (after GC), MiB, DB paused " + Math.round(memory.pausedSeconds()) + " s",

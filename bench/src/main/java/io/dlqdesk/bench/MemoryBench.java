@@ -13,6 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Heap while ingesting with the database paused (SIGSTOP, so connections hang rather than fail): the
@@ -30,7 +32,7 @@ final class MemoryBench {
     private MemoryBench() {
     }
 
-    static Result run(ProductUnderTest product, int records, int pauseSeconds) throws Exception {
+    static Result run(ProductUnderTest product, int records, int pauseSeconds, String jdbcUrl) throws Exception {
         List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream().filter(pool -> pool.getType() == MemoryType.HEAP).toList();
         AtomicLong peakLive = new AtomicLong();
         AtomicLong peakUsed = new AtomicLong();
@@ -50,7 +52,7 @@ final class MemoryBench {
         System.gc(); // start from the live set, not from the previous benchmarks' garbage
         sampler.start();
         long ingestedBefore = product.ingested();
-        Optional<ProcessHandle> database = databaseProcess();
+        Optional<ProcessHandle> database = databaseProcess(jdbcUrl);
         long pausedNanos = 0;
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
             for (int i = 0; i < records; i++) {
@@ -77,13 +79,20 @@ final class MemoryBench {
                 ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax() / 1048576.0, database.isPresent(), pausedNanos / 1e9, records);
     }
 
-    /** The embedded MariaDB server process, when there is exactly one on this machine. */
-    private static Optional<ProcessHandle> databaseProcess() {
+    /** The server process listening on the database's port, when it runs on this machine (the embedded MariaDB does). */
+    private static Optional<ProcessHandle> databaseProcess(String jdbcUrl) {
+        Matcher port = Pattern.compile("//(127\\.0\\.0\\.1|localhost):(\\d+)/").matcher(jdbcUrl);
+        if (!port.find()) {
+            System.out.println("memory: the database at " + jdbcUrl + " is not a local process: not pausing it");
+            return Optional.empty();
+        }
+        String argument = "--port=" + port.group(2);
         List<ProcessHandle> servers = ProcessHandle.allProcesses()
                 .filter(process -> process.info().command().map(command -> command.endsWith("/mariadbd") || command.endsWith("/mysqld")).orElse(false))
+                .filter(process -> process.info().arguments().map(arguments -> List.of(arguments).contains(argument)).orElse(false))
                 .toList();
         if (servers.size() != 1) {
-            System.out.println("memory: " + servers.size() + " database server processes found, not pausing any");
+            System.out.println("memory: " + servers.size() + " database server processes with " + argument + ": not pausing any");
             return Optional.empty();
         }
         return Optional.of(servers.get(0));
