@@ -33,6 +33,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** The DLQ consumer: classifier, writer, loop, its lifecycle, readiness and metrics. */
@@ -124,23 +125,26 @@ public class IngestConfiguration {
         };
     }
 
-    /** Readiness: not polling for a short while. Always present, as the group names it; UP when ingest is disabled. */
+    /**
+     * Readiness: not polling, not writing what it polled, or without a broker for a short while.
+     * Always present, as the group names it; UP when ingest is disabled.
+     */
     @Bean
     HealthIndicator dlqIngestHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
-        return pollingWithin(loop, properties.readinessTimeout());
+        return indicator(loop, running -> IngestHealthIndicator.readiness(running, properties.readinessTimeout(), Clock.systemUTC()));
     }
 
     /** Liveness: not polling for much longer (a stopped or hung loop), so that the instance is replaced. */
     @Bean
     HealthIndicator dlqIngestLivenessHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
-        return pollingWithin(loop, properties.livenessTimeout());
+        return indicator(loop, running -> IngestHealthIndicator.liveness(running, properties.livenessTimeout(), Clock.systemUTC()));
     }
 
-    private static HealthIndicator pollingWithin(ObjectProvider<DlqConsumerLoop> loop, Duration bound) {
+    private static HealthIndicator indicator(ObjectProvider<DlqConsumerLoop> loop, Function<DlqConsumerLoop, HealthIndicator> of) {
         DlqConsumerLoop running = loop.getIfAvailable();
         if (running == null) {
             return () -> Health.up().withDetail("enabled", false).build();
         }
-        return new IngestHealthIndicator(running, bound, Clock.systemUTC());
+        return of.apply(running);
     }
 }

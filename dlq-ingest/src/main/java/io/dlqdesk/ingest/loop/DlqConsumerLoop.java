@@ -8,15 +8,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,6 +83,15 @@ public final class DlqConsumerLoop {
 
     private volatile boolean running;
     private volatile Instant heartbeat;
+    /** Last round that ended with nothing in flight, or in which in-flight work completed. */
+    private volatile Instant lastProgress;
+    /** Last round in which the consumer had at least one open broker connection. */
+    private volatile Instant lastBrokerContact;
+    private Metric connectionCount;
+    private boolean noConnectionMetric;
+    /** The latest write outcome was a failure to reach the database (cleared by any write that succeeds). */
+    private volatile boolean databaseUnreachable;
+    private boolean completedThisRound;
     private volatile String lastError;
     private volatile Thread thread;
     private boolean stopped;
@@ -91,6 +106,8 @@ public final class DlqConsumerLoop {
         this.workers = workers;
         this.clock = clock;
         this.heartbeat = clock.instant();
+        this.lastProgress = heartbeat;
+        this.lastBrokerContact = heartbeat;
         this.metrics = metrics.apply(this);
     }
 
@@ -104,6 +121,8 @@ public final class DlqConsumerLoop {
         }
         running = true;
         heartbeat = clock.instant();
+        lastProgress = heartbeat;
+        lastBrokerContact = heartbeat;
         thread = new Thread(this::run, "dlq-ingest-loop");
         thread.start();
     }
@@ -140,6 +159,24 @@ public final class DlqConsumerLoop {
         return heartbeat;
     }
 
+    /**
+     * When the loop last made progress: a round ended with no record in flight, or records in flight
+     * were written. Stays behind while writes keep failing though polls go on.
+     */
+    public Instant lastProgress() {
+        return lastProgress;
+    }
+
+    /** Whether the latest write failed because the database could not be reached. */
+    public boolean databaseUnreachable() {
+        return databaseUnreachable;
+    }
+
+    /** When the consumer last had an open connection to a broker; stays behind while no broker answers. */
+    public Instant lastBrokerContact() {
+        return lastBrokerContact;
+    }
+
     public String lastError() {
         return lastError;
     }
@@ -168,6 +205,8 @@ public final class DlqConsumerLoop {
             Throwable failure = null;
             try {
                 consumer = consumers.get();
+                connectionCount = null;
+                noConnectionMetric = false;
                 consumer.subscribe(settings.topics(), new Rebalance());
                 while (running) {
                     pollOnce();
@@ -234,7 +273,29 @@ public final class DlqConsumerLoop {
         Map<String, Integer> awaiting = new HashMap<>();
         progress.forEach((partition, state) -> awaiting.put(partition.toString(), state.awaitingCommit()));
         metrics.awaitingCommit(awaiting);
-        heartbeat = clock.instant();
+        Instant now = clock.instant();
+        if (completedThisRound || inFlight.get() == 0) {
+            lastProgress = now;
+        }
+        completedThisRound = false;
+        if (brokerConnected()) {
+            lastBrokerContact = now;
+        }
+        heartbeat = now;
+    }
+
+    /** From the consumer's own count of open broker connections: a poll with no broker still returns, empty. */
+    private boolean brokerConnected() {
+        if (connectionCount == null && !noConnectionMetric) {
+            connectionCount = consumer.metrics().entrySet().stream()
+                    .filter(entry -> entry.getKey().name().equals("connection-count") && entry.getKey().group().equals("consumer-metrics"))
+                    .map(Map.Entry::getValue).findFirst().orElse(null);
+            if (connectionCount == null) { // not a KafkaConsumer (a test double), or the metric was renamed
+                noConnectionMetric = true;
+                log.warn("the DLQ consumer has no consumer-metrics/connection-count; readiness cannot see a broker outage");
+            }
+        }
+        return noConnectionMetric || connectionCount.metricValue() instanceof Number number && number.doubleValue() > 0;
     }
 
     /** Slots are taken only for work actually handed to a worker, so a failed round cannot leak them. */
@@ -285,10 +346,12 @@ public final class DlqConsumerLoop {
         try {
             handler.handleAll(current.stream().map(work -> new RecordHandler.Classified(work.record(), work.classification())).toList());
         } catch (Throwable e) {
+            noteFailure(e);
             log.warn("writing a batch of {} DLQ records failed, writing them one by one: {}", current.size(), e.toString());
             current.forEach(work -> handOver(() -> work(work))); // their slots are already counted
             return;
         }
+        databaseUnreachable = false;
         for (Work work : current) {
             metrics.ingested();
             completions.add(new Completion(work.partition(), work.epoch(), work.record().offset()));
@@ -333,6 +396,7 @@ public final class DlqConsumerLoop {
                 return;
             }
             handler.handle(work.record(), work.classification());
+            databaseUnreachable = false;
             if (work.classification() instanceof Classification.Malformed) {
                 metrics.quarantined();
             } else {
@@ -342,6 +406,7 @@ public final class DlqConsumerLoop {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // stopping: the record comes again
         } catch (Throwable e) {
+            noteFailure(e);
             BackOffExecution next = backOff != null ? backOff : newBackOff();
             long wait = next.nextBackOff();
             log.warn("writing DLQ record {}@{} failed, retrying in {} ms: {}", work.partition(), work.record().offset(), wait, e.toString());
@@ -354,6 +419,18 @@ public final class DlqConsumerLoop {
         } finally {
             if (release) {
                 inFlight.decrementAndGet();
+            }
+        }
+    }
+
+    /** A record that fails on its own does not make the database unreachable; a lost or refused connection does. */
+    private void noteFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLTransientConnectionException || cause instanceof SQLNonTransientConnectionException
+                    || cause instanceof SQLRecoverableException || cause instanceof DataAccessResourceFailureException
+                    || cause instanceof CannotCreateTransactionException) {
+                databaseUnreachable = true;
+                return;
             }
         }
     }
@@ -383,6 +460,7 @@ public final class DlqConsumerLoop {
             PartitionProgress state = progress.get(completion.partition());
             if (state != null && epochs.getOrDefault(completion.partition(), 0) == completion.epoch()) {
                 state.completed(completion.offset());
+                completedThisRound = true;
             }
         }
     }

@@ -21,11 +21,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Status;
 
+import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,6 +59,7 @@ class LoopFaultIT {
     private volatile CountDownLatch commitGate;
     private volatile boolean failBatches;
     private volatile int alwaysFailsOnPartition = -1;
+    private volatile boolean databaseUnreachable;
     private final AtomicInteger batchesRefused = new AtomicInteger();
     private DlqConsumerLoop loop;
 
@@ -147,7 +151,43 @@ class LoopFaultIT {
         });
         assertThat(committed(broker, topic, 0)).isNull();
         assertThat(handled.keySet()).noneMatch(key -> key.startsWith(topic + "/0/"));
+        // the failures are the records' own, not an unreachable database: still ready well past the bound
+        await().during(READINESS_BOUND.plusSeconds(2)).atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
+    }
+
+    @Test
+    void whileWritesCannotReachTheDatabaseReadinessIsDownAndUpOnceTheyAreWritten(KafkaBroker broker) throws Exception {
+        String topic = topicWithRecords(broker, "unreachable");
+        databaseUnreachable = true;
+        loop = startLoop(broker, topic);
+
+        await().atMost(WAIT).until(() -> health().getStatus().equals(Status.DOWN));
+        assertThat(health().getDetails()).containsEntry("databaseUnreachable", true);
+        assertThat(handled).isEmpty();
+
+        databaseUnreachable = false;
+        awaitAllHandledAndCommitted(broker, topic);
+        await().atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
+    }
+
+    @Test
+    void whileNoBrokerAnswersReadinessIsDownThoughPollsGoOnAndUpAfter(KafkaBroker broker) throws Exception {
+        Assumptions.assumeTrue(broker.restartable(), () -> broker.description() + " cannot be stopped by tests");
+        String topic = topicWithRecords(broker, "nobroker");
+        loop = startLoop(broker, topic);
+        awaitAllHandledAndCommitted(broker, topic);
         assertThat(health().getStatus()).isEqualTo(Status.UP);
+
+        broker.stop();
+        try {
+            await().atMost(WAIT).until(() -> health().getStatus().equals(Status.DOWN));
+            assertThat(Duration.between(loop.lastHeartbeat(), Instant.now())).as("the loop still polls").isLessThan(READINESS_BOUND);
+        } finally {
+            broker.start();
+        }
+        await().atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
+        sendMore(broker, topic);
+        awaitAllHandledAndCommitted(broker, topic);
     }
 
     private DlqConsumerLoop startLoop(KafkaBroker broker, String topic) {
@@ -165,11 +205,17 @@ class LoopFaultIT {
                 if (record.partition() == alwaysFailsOnPartition) {
                     throw new IllegalStateException("injected permanent failure");
                 }
+                if (databaseUnreachable) {
+                    throw new IllegalStateException("write failed", new SQLTransientConnectionException("injected: connection is not available"));
+                }
                 handled.merge(record.topic() + "/" + record.partition() + "/" + record.offset(), 1, Integer::sum);
             }
 
             @Override
             public void handleAll(List<Classified> records) throws Exception {
+                if (databaseUnreachable) {
+                    throw new IllegalStateException("batch failed", new SQLTransientConnectionException("injected: connection is not available"));
+                }
                 if (failBatches) {
                     batchesRefused.incrementAndGet();
                     throw new IllegalStateException("injected batch failure");
@@ -184,7 +230,7 @@ class LoopFaultIT {
     }
 
     private org.springframework.boot.actuate.health.Health health() {
-        return new IngestHealthIndicator(loop, READINESS_BOUND, Clock.systemUTC()).health();
+        return IngestHealthIndicator.readiness(loop, READINESS_BOUND, Clock.systemUTC()).health();
     }
 
     private void awaitAllHandledAndCommitted(KafkaBroker broker, String topic) throws Exception {
