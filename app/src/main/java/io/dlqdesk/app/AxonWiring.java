@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.dlqdesk.domain.Incident;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.messaging.StreamableMessageSource;
@@ -11,9 +14,16 @@ import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Axon without Axon Server: JPA event, token and saga stores in MySQL (Axon's Spring Boot
@@ -47,6 +57,45 @@ class AxonWiring {
     ConfigurerModule kafkaPublisherStartsAtTail(@Value("${axon.kafka.publisher.processing-group}") String publisherGroup) {
         return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(publisherGroup,
                 (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken));
+    }
+
+    /** Commands that lost a race on the event store to another instance are dispatched again (up to 5 times). */
+    @Bean
+    CommandGateway commandGateway(CommandBus commandBus) {
+        ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "command-conflict-retry");
+            thread.setDaemon(true);
+            return thread;
+        });
+        return DefaultCommandGateway.builder().commandBus(commandBus)
+                .retryScheduler(new EventStoreConflictRetry(retries, 5, Duration.ofMillis(20))).build();
+    }
+
+    @Bean
+    AxonStartLock axonStartLock(DataSource dataSource) {
+        return new AxonStartLock(dataSource, Duration.ofMinutes(2));
+    }
+
+    @Bean
+    SmartLifecycle axonStartLockTaken(AxonStartLock lock) {
+        return lock.acquiring();
+    }
+
+    @Bean
+    SmartLifecycle axonStartLockReleased(AxonStartLock lock) {
+        return lock.releasing();
+    }
+
+    @Bean
+    InstanceRegistry instanceRegistry(JdbcTemplate jdbc, InstanceProperties properties) {
+        return new InstanceRegistry(jdbc, properties);
+    }
+
+    /** Every pooled processor, the Kafka publisher's included, claims at most this instance's share of its segments. */
+    @Bean
+    ConfigurerModule processorsClaimTheirShare(InstanceRegistry instances) {
+        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(
+                (config, builder) -> builder.maxSegmentProvider(instances));
     }
 
     /** Alerts start at the newest event: a first deployment must not page for every reopen in history. */
