@@ -68,9 +68,13 @@ final class Replays {
 
     /** How many events of a type the incident has in the event store. */
     static int events(ConfigurableApplicationContext app, String incidentId, String type) {
-        Integer count = app.getBean(JdbcTemplate.class).queryForObject(
-                "SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type LIKE ?", Integer.class,
-                incidentId, "%." + type);
+        return eventsIn(app.getBean(JdbcTemplate.class), incidentId, type);
+    }
+
+    /** How many events of a type the incident has, read with the test's own connection. */
+    static int eventsIn(JdbcTemplate jdbc, String incidentId, String type) {
+        Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier = ? AND payload_type LIKE ?",
+                Integer.class, incidentId, "%." + type);
         return count == null ? 0 : count;
     }
 

@@ -1,0 +1,258 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import io.dlqdesk.testsupport.DltRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the fault suite's tests share: the service's settings, the ledger read from the database, and the report. */
+final class FaultRuns {
+
+    static final Path REPORT = Path.of("target", "fault-report.md");
+
+    private FaultRuns() {
+    }
+
+    /** The service's settings for one test: its own topics and groups, and short bounds so outages show quickly. */
+    static Map<String, Object> service(TestDatabase database, KafkaBroker broker, String nonce, Map<String, Object> extra) {
+        Map<String, Object> settings = new HashMap<>(Map.of(
+                "dlqdesk.ingest.topic-pattern", "it-" + nonce + "-.*\\.dlq",
+                "dlqdesk.ingest.group-id", "ingest-" + nonce,
+                "dlqdesk.events-topic", "it-" + nonce + "-incident-events",
+                "dlqdesk.ingest.readiness-timeout", "5s",
+                "dlqdesk.ingest.retry-max-backoff", "2s",
+                "spring.datasource.hikari.connection-timeout", "2000"));
+        settings.putAll(extra);
+        return RunningApp.properties(database, broker, settings);
+    }
+
+    /** {@code count} source records, each failed once by {@code group} and dead-lettered with its eventId: incident id -> eventId. */
+    static Map<String, String> replayableFailures(KafkaBroker broker, String source, String dlqTopic, String group, int count) throws Exception {
+        Map<String, String> eventIds = new HashMap<>();
+        try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
+            for (int i = 0; i < count; i++) {
+                String eventId = "evt-" + source + "-" + i;
+                byte[] key = ("order-" + i).getBytes(StandardCharsets.UTF_8);
+                byte[] value = ("{\"order\":" + i + "}").getBytes(StandardCharsets.UTF_8);
+                RecordMetadata sent = producer.send(Replays.record(source, i % 2, Instant.now().toEpochMilli(), key, value, eventId))
+                        .get(30, TimeUnit.SECONDS);
+                // the listener's DLT header carries the failed record's own timestamp
+                eventIds.put(Replays.sendFailure(producer, sent, group, key, value, eventId, Instant.ofEpochMilli(sent.timestamp()), dlqTopic), eventId);
+            }
+        }
+        return eventIds;
+    }
+
+    /** Requests a replay of each incident, four at a time, from one instance or alternately from several; each must be accepted. */
+    static void requestReplays(List<ServiceProcess> services, Collection<String> incidents) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<HttpResponse<String>>> responses = new ArrayList<>();
+            int i = 0;
+            for (String incident : incidents) {
+                ServiceProcess service = services.get(i++ % services.size());
+                responses.add(pool.submit(() -> service.post("/api/v1/incidents/" + incident + "/replay", "operator", "{\"reason\":\"fault suite\"}")));
+            }
+            for (Future<HttpResponse<String>> response : responses) {
+                HttpResponse<String> answer = response.get(2, TimeUnit.MINUTES);
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static void requestReplays(ServiceProcess service, Collection<String> incidents) throws Exception {
+        requestReplays(List.of(service), incidents);
+    }
+
+    static void replaySwitchOn(ServiceProcess service) throws Exception {
+        HttpResponse<String> on = service.put("/api/v1/replay-switch", "admin", "{\"enabled\":true,\"reason\":\"fault suite\"}");
+        assertThat(on.statusCode()).as(on.body()).isEqualTo(200);
+    }
+
+    static void replaySwitchOff(ServiceProcess service) throws Exception {
+        HttpResponse<String> off = service.put("/api/v1/replay-switch", "admin", "{\"enabled\":false,\"reason\":\"fault suite\"}");
+        assertThat(off.statusCode()).as(off.body()).isEqualTo(200);
+    }
+
+    /** Attempts with a recorded result (PUBLISHED or PUBLISH_FAILED) or marked PUBLISH_UNKNOWN. */
+    static int decided(JdbcTemplate jdbc) {
+        return count(jdbc, "SELECT COUNT(*) FROM domain_event_entry WHERE payload_type LIKE '%.PublishResultRecorded' "
+                + "OR payload_type LIKE '%.PublishMarkedUnknown'");
+    }
+
+    /** incident id -> eventId of the attempts whose recorded result is PUBLISHED. */
+    static Map<String, String> publishedEventIds(JdbcTemplate jdbc, Map<String, String> eventIds) {
+        Map<String, String> published = new HashMap<>();
+        jdbc.query("SELECT aggregate_identifier, payload FROM domain_event_entry WHERE payload_type LIKE '%.PublishResultRecorded'", row -> {
+            String payload = new String(row.getBytes(2), StandardCharsets.UTF_8);
+            if (payload.contains("\"PUBLISHED\"") && eventIds.containsKey(row.getString(1))) {
+                published.put(row.getString(1), eventIds.get(row.getString(1)));
+            }
+        });
+        return published;
+    }
+
+    static int count(JdbcTemplate jdbc, String sql, Object... arguments) {
+        Integer count = jdbc.queryForObject(sql, Integer.class, arguments);
+        return count == null ? 0 : count;
+    }
+
+    /**
+     * What the consumer's DeadLetterPublishingRecoverer writes when the published replays of {@code group}
+     * fail again: each replayed record (its key, value and headers, correlation headers included) as a
+     * DLQ record naming the replay's own location; root incident id -> that DLQ record.
+     */
+    static Map<String, ProducerRecord<byte[], byte[]>> refailures(JdbcTemplate jdbc, KafkaBroker broker, String group, String dlqTopic) {
+        Map<String, ProducerRecord<byte[], byte[]>> refailures = new HashMap<>();
+        List<Map<String, Object>> published = jdbc.queryForList("SELECT incident_id, published_topic, published_partition, published_offset "
+                + "FROM replay_attempt WHERE target_group = ? AND status = 'PUBLISHED'", group);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            for (Map<String, Object> row : published) {
+                TopicPartition partition = new TopicPartition((String) row.get("published_topic"), ((Number) row.get("published_partition")).intValue());
+                long offset = ((Number) row.get("published_offset")).longValue();
+                ConsumerRecord<byte[], byte[]> replay = read(consumer, partition, offset);
+                DltRecord failure = DltRecord.failure(partition.topic(), partition.partition(), offset, group)
+                        .key(replay.key()).value(replay.value()).without("eventId").without("kafka_dlt-original-timestamp")
+                        .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(replay.timestamp()).array());
+                for (Header header : replay.headers()) {
+                    failure.header(header.key(), header.value());
+                }
+                refailures.put((String) row.get("incident_id"), failure.to(dlqTopic, refailures.size() % 2));
+            }
+        }
+        return refailures;
+    }
+
+    private static ConsumerRecord<byte[], byte[]> read(KafkaConsumer<byte[], byte[]> consumer, TopicPartition partition, long offset) {
+        consumer.assign(List.of(partition));
+        consumer.seek(partition, offset);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                if (record.offset() == offset) {
+                    return record;
+                }
+            }
+        }
+        throw new IllegalStateException("no record at " + partition + "@" + offset);
+    }
+
+    /** A connection per statement: it works again as soon as the database is back. */
+    static JdbcTemplate jdbc(TestDatabase database) {
+        JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(database.jdbcUrl(), database.username(), database.password()));
+        jdbc.setQueryTimeout(10);
+        return jdbc;
+    }
+
+    /** How many IncidentOpened events each incident has in the event store. */
+    static Map<String, Integer> openedPerIncident(JdbcTemplate jdbc) {
+        return perIncident(jdbc, "IncidentOpened");
+    }
+
+    /** How many RetryFailureCorrelated events each incident has. */
+    static Map<String, Integer> correlatedPerIncident(JdbcTemplate jdbc) {
+        return perIncident(jdbc, "RetryFailureCorrelated");
+    }
+
+    private static Map<String, Integer> perIncident(JdbcTemplate jdbc, String eventType) {
+        Map<String, Integer> counts = new HashMap<>();
+        jdbc.query("SELECT aggregate_identifier, COUNT(*) FROM domain_event_entry WHERE payload_type LIKE ? GROUP BY aggregate_identifier",
+                row -> {
+                    counts.put(row.getString(1), row.getInt(2));
+                }, "%." + eventType);
+        return counts;
+    }
+
+    /** The incident ids of failure keys. */
+    static List<String> ids(Collection<FailureKey> keys) {
+        return keys.stream().map(key -> IncidentId.of(key).value()).toList();
+    }
+
+    /**
+     * Each expected incident has its event exactly once, and no other incident has it: duplicates (more than
+     * once, or unexpected) and lost (never), counted.
+     */
+    static Tally tally(Collection<String> expected, Map<String, Integer> perIncident) {
+        long lost = 0;
+        long duplicates = 0;
+        Map<String, Integer> rest = new HashMap<>(perIncident);
+        for (String incident : expected) {
+            Integer count = rest.remove(incident);
+            if (count == null) {
+                lost++;
+            } else {
+                duplicates += count - 1;
+            }
+        }
+        long strays = rest.values().stream().mapToLong(Integer::longValue).sum();
+        return new Tally(expected.size(), duplicates + strays, lost);
+    }
+
+    record Tally(long records, long duplicates, long lost) {
+    }
+
+    /** A daemon thread running {@code task}, started. */
+    static Thread daemon(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One row of the suite's report (target/fault-report.md), also printed. */
+    static void report(String run, long records, long duplicates, long lost, Duration timeToRecover, String note) throws IOException {
+        if (!Files.exists(REPORT)) {
+            Files.createDirectories(REPORT.getParent());
+            Files.writeString(REPORT, "| run | records | duplicates | lost | time to recover | note |\n|---|---:|---:|---:|---:|---|\n",
+                    StandardCharsets.UTF_8);
+        }
+        String row = String.format("| %s | %,d | %d | %d | %.1f s | %s |%n", run, records, duplicates, lost, timeToRecover.toMillis() / 1000.0, note);
+        Files.writeString(REPORT, row, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        System.out.print("[fault-suite] " + row);
+    }
+}
