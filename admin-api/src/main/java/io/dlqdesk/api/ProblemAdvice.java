@@ -5,10 +5,12 @@ import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.core.Ordered;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -26,6 +28,7 @@ public class ProblemAdvice {
     static final URI CONFLICT = URI.create("urn:dlqdesk:problem:conflict");
     static final URI REPLAY_REFUSED = URI.create("urn:dlqdesk:problem:replay-refused");
     static final URI SOURCE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:source-unavailable");
+    static final URI DATABASE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:database-unavailable");
 
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail invalidInput(IllegalArgumentException e) {
@@ -67,6 +70,16 @@ public class ProblemAdvice {
     @ExceptionHandler(SourceUnavailableException.class)
     ProblemDetail sourceUnavailable(SourceUnavailableException e) {
         return problem(HttpStatus.SERVICE_UNAVAILABLE, SOURCE_UNAVAILABLE, e.getMessage());
+    }
+
+    /**
+     * No database connection within the pool's timeout, or the connection broke: the request did not take
+     * effect unless it had committed, and trying again is safe (commands are refused for a state they
+     * already brought about).
+     */
+    @ExceptionHandler({DataAccessResourceFailureException.class, CannotCreateTransactionException.class})
+    ProblemDetail databaseUnavailable(RuntimeException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE, "the database could not be reached in time; try again");
     }
 
     /** Another instance changed the incident at the same moment: retrying reads the new state. */

@@ -11,8 +11,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +45,7 @@ class DatabaseOutageIT {
                 "dlqdesk.ingest.group-id", group,
                 "dlqdesk.ingest.retry-max-backoff", "2s",
                 "dlqdesk.events-topic", "it-" + nonce + "-incident-events",
+                "dlqdesk.ingest.readiness-timeout", "3s",
                 "spring.datasource.hikari.connection-timeout", "2000");
         List<FailureKey> keys = new ArrayList<>();
 
@@ -61,15 +64,24 @@ class DatabaseOutageIT {
                 // received, not persisted: the committed positions must stay where the persisted work ends
                 await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(20)).until(() ->
                         Long.valueOf(5).equals(broker.committedOffset(group, new TopicPartition(dlqTopic, 0))) && Long.valueOf(5).equals(broker.committedOffset(group, new TopicPartition(dlqTopic, 1))));
+                // records in flight cannot be written: not ready; and the API says the database is away, not a 500
+                await().atMost(Duration.ofSeconds(20)).until(() -> RunningApp.get(app, "/actuator/health/readiness").statusCode() == 503);
+                HttpResponse<String> list = RunningApp.get(app, "/api/v1/incidents", "viewer", RunningApp.PASSWORD);
+                assertThat(list.statusCode()).as(list.body()).isEqualTo(503);
+                assertThat(list.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+                assertThat(list.body()).contains("urn:dlqdesk:problem:database-unavailable");
             } finally {
                 server.start();
             }
 
-            await().atMost(WAIT).untilAsserted(() -> {
+            // the service's pool may still time out a connection right after the restart
+            await().atMost(WAIT).ignoreExceptionsInstanceOf(CannotGetJdbcConnectionException.class).untilAsserted(() -> {
                 assertThat(IngestLedger.incidentsOpened(jdbc, keys)).hasSize(30).containsOnly(1);
                 assertThat(broker.committedOffset(group, new TopicPartition(dlqTopic, 0))).isEqualTo(15L);
                 assertThat(broker.committedOffset(group, new TopicPartition(dlqTopic, 1))).isEqualTo(15L);
             });
+            await().atMost(WAIT).until(() -> RunningApp.get(app, "/actuator/health/readiness").statusCode() == 200);
+            assertThat(RunningApp.get(app, "/api/v1/incidents", "viewer", RunningApp.PASSWORD).statusCode()).isEqualTo(200);
         }
     }
 
