@@ -19,8 +19,9 @@ class DemoFailuresIT {
 
     @Test
     void withTheDemoFlagFailuresOfTwoServicesBecomeIncidents(TestDatabase database, KafkaBroker broker) throws Exception {
+        // only the demo's DLQ topics: other tests' topics on the shared broker are not this test's business
         Map<String, Object> properties = RunningApp.properties(database, broker, Map.of(DemoFailures.ENABLED, "true",
-                "dlqdesk.events-topic", "it-demo-" + System.nanoTime()));
+                "dlqdesk.events-topic", "it-demo-" + System.nanoTime(), "dlqdesk.ingest.topic-pattern", "demo\\..*\\.dlq"));
         String[] args = properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue()).toArray(String[]::new);
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class).listeners(new DemoFailures()).run(args)) {
             await().atMost(Duration.ofSeconds(90)).until(() -> Replays.incidentsOf(app, DemoFailures.ORDERS).size() == 2

@@ -8,6 +8,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import io.dlqdesk.testsupport.DltRecord;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -54,8 +55,7 @@ final class FaultRuns {
                 "dlqdesk.ingest.group-id", "ingest-" + nonce,
                 "dlqdesk.events-topic", "it-" + nonce + "-incident-events",
                 "dlqdesk.ingest.readiness-timeout", "5s",
-                "dlqdesk.ingest.retry-max-backoff", "2s",
-                "spring.datasource.hikari.connection-timeout", "2000"));
+                "dlqdesk.ingest.retry-max-backoff", "2s"));
         settings.putAll(extra);
         return RunningApp.properties(database, broker, settings);
     }
@@ -85,7 +85,7 @@ final class FaultRuns {
             int i = 0;
             for (String incident : incidents) {
                 ServiceProcess service = services.get(i++ % services.size());
-                responses.add(pool.submit(() -> service.post("/api/v1/incidents/" + incident + "/replay", "operator", "{\"reason\":\"fault suite\"}")));
+                responses.add(pool.submit(() -> postUntilAnswered(service, "/api/v1/incidents/" + incident + "/replay", "{\"reason\":\"fault suite\"}")));
             }
             for (Future<HttpResponse<String>> response : responses) {
                 HttpResponse<String> answer = response.get(2, TimeUnit.MINUTES);
@@ -94,6 +94,17 @@ final class FaultRuns {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** As an operator; a 503 (database or broker not answering in time) is tried again for up to a minute, as clients should. */
+    static HttpResponse<String> postUntilAnswered(ServiceProcess service, String path, String json) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        HttpResponse<String> response = service.post(path, "operator", json);
+        while (response.statusCode() == 503 && System.nanoTime() < deadline) {
+            pause(500);
+            response = service.post(path, "operator", json);
+        }
+        return response;
     }
 
     static void requestReplays(ServiceProcess service, Collection<String> incidents) throws Exception {
@@ -172,6 +183,20 @@ final class FaultRuns {
             }
         }
         throw new IllegalStateException("no record at " + partition + "@" + offset);
+    }
+
+    /**
+     * Deletes the run's topics (their names hold its nonce): tens of thousands of records left on the shared
+     * broker would be ingested by every later test whose service reads all DLQ topics.
+     */
+    static void deleteTopicsOf(KafkaBroker broker, String nonce) throws Exception {
+        if (nonce == null) {
+            return;
+        }
+        try (Admin admin = broker.admin()) {
+            List<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().filter(name -> name.contains(nonce)).toList();
+            admin.deleteTopics(topics).all().get(60, TimeUnit.SECONDS);
+        }
     }
 
     /** A connection per statement: it works again as soon as the database is back. */

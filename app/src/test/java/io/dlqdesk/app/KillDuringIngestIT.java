@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -35,6 +36,13 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class KillDuringIngestIT {
 
+    private String nonce;
+
+    @AfterEach
+    void deleteTopics(KafkaBroker broker) throws Exception {
+        FaultRuns.deleteTopicsOf(broker, nonce);
+    }
+
     private static final int PARTITIONS = 4;
     private static final int RECORDS = 20_000;
     private static final int DEAD_LETTERED_TWICE = 500;
@@ -45,7 +53,7 @@ class KillDuringIngestIT {
 
     @Test
     void killedMidIngestAndStartedAgainEveryFailureIsExactlyOneIncident(TestDatabase database, KafkaBroker broker) throws Exception {
-        String nonce = "kill" + System.nanoTime();
+        nonce = "kill" + System.nanoTime();
         String dlqTopic = "it-" + nonce + "-orders.dlq";
         String original = "orders-" + nonce;
         String source = "replayed-" + nonce;

@@ -3,6 +3,7 @@ package io.dlqdesk.app;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -26,6 +27,13 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class KillDuringReplayIT {
 
+    private String nonce;
+
+    @AfterEach
+    void deleteTopics(KafkaBroker broker) throws Exception {
+        FaultRuns.deleteTopicsOf(broker, nonce);
+    }
+
     private static final int REPLAYS = 500;
     private static final String GROUP = "orders-service";
     private static final Duration START = Duration.ofMinutes(3);
@@ -33,7 +41,7 @@ class KillDuringReplayIT {
     @Test
     void killedBetweenTheBrokersAckAndTheDatabaseUpdateEveryReplayEndsDecidedAndIsAppliedOnce(TestDatabase database, KafkaBroker broker)
             throws Exception {
-        String nonce = "rkill" + System.nanoTime();
+        nonce = "rkill" + System.nanoTime();
         String source = "orders-" + nonce;
         String dlqTopic = "it-" + nonce + "-orders.dlq";
         IngestLedger.createTopic(broker, source, 2, Map.of());

@@ -9,6 +9,7 @@ import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -34,6 +35,13 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class OutageUnderLoadIT {
 
+    private String nonce;
+
+    @AfterEach
+    void deleteTopics(KafkaBroker broker) throws Exception {
+        FaultRuns.deleteTopicsOf(broker, nonce);
+    }
+
     private static final String GROUP = "billing";
     private static final String REPLAYED_GROUP = "orders-service";
     private static final int REPLAYS = 60;
@@ -44,14 +52,15 @@ class OutageUnderLoadIT {
     void brokerAndDatabaseRestartedUnderLoadReadinessFollowsAndNothingIsLostOrDoubled(TestDatabase database, DatabaseServer server,
                                                                                         KafkaBroker broker) throws Exception {
         Assumptions.assumeTrue(server.restartable() && broker.restartable(), "needs servers the tests may stop");
-        String nonce = "load" + System.nanoTime();
+        nonce = "load" + System.nanoTime();
         String dlqTopic = "it-" + nonce + "-orders.dlq";
         String source = "replayed-" + nonce;
         IngestLedger.createTopic(broker, dlqTopic, 2, Map.of());
         IngestLedger.createTopic(broker, source, 2, Map.of());
         Map<String, String> replayable = FaultRuns.replayableFailures(broker, source, dlqTopic, REPLAYED_GROUP, REPLAYS);
+        // a short pool wait: an unreachable database shows as failed writes within 2 s
         Map<String, Object> settings = FaultRuns.service(database, broker, nonce, Map.of("dlqdesk.replay.poll-interval", "100ms",
-                "dlqdesk.replay.reconciliation-delay", "10s"));
+                "dlqdesk.replay.reconciliation-delay", "10s", "spring.datasource.hikari.connection-timeout", "2000"));
         JdbcTemplate jdbc = FaultRuns.jdbc(database);
 
         try (ServiceProcess service = ServiceProcess.start("outage-under-load", settings);

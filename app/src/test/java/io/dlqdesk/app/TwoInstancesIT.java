@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -41,6 +42,13 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class TwoInstancesIT {
 
+    private String nonce;
+
+    @AfterEach
+    void deleteTopics(KafkaBroker broker) throws Exception {
+        FaultRuns.deleteTopicsOf(broker, nonce);
+    }
+
     private static final int PARTITIONS = 4;
     private static final int RECORDS = 4_000;
     private static final int REPLAYS = 100;
@@ -53,7 +61,7 @@ class TwoInstancesIT {
 
     @Test
     void partitionsAndSegmentsSpreadAndTheSurvivorTakesOverWithNothingDoubledOrLost(TestDatabase database, KafkaBroker broker) throws Exception {
-        String nonce = "two" + System.nanoTime();
+        nonce = "two" + System.nanoTime();
         String dlqTopic = "it-" + nonce + "-orders.dlq";
         String original = "orders-" + nonce;
         String source = "replayed-" + nonce;
@@ -156,7 +164,7 @@ class TwoInstancesIT {
             List<Callable<HttpResponse<String>>> requests = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 ServiceProcess service = i % 2 == 0 ? a : b;
-                requests.add(() -> service.post(path, "operator", "{\"reason\":\"from both at once\"}"));
+                requests.add(() -> FaultRuns.postUntilAnswered(service, path, "{\"reason\":\"from both at once\"}"));
             }
             List<HttpResponse<String>> responses = new ArrayList<>();
             for (Future<HttpResponse<String>> response : pool.invokeAll(requests, 2, TimeUnit.MINUTES)) {
