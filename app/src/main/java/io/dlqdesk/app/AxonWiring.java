@@ -22,8 +22,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import javax.sql.DataSource;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Axon without Axon Server: JPA event, token and saga stores in MySQL (Axon's Spring Boot
@@ -61,14 +59,13 @@ class AxonWiring {
 
     /** Commands that lost a race on the event store to another instance are dispatched again (up to 5 times). */
     @Bean
-    CommandGateway commandGateway(CommandBus commandBus) {
-        ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "command-conflict-retry");
-            thread.setDaemon(true);
-            return thread;
-        });
-        return DefaultCommandGateway.builder().commandBus(commandBus)
-                .retryScheduler(new EventStoreConflictRetry(retries, 5, Duration.ofMillis(20))).build();
+    EventStoreConflictRetry eventStoreConflictRetry() {
+        return new EventStoreConflictRetry(5, Duration.ofMillis(20));
+    }
+
+    @Bean
+    CommandGateway commandGateway(CommandBus commandBus, EventStoreConflictRetry retry) {
+        return DefaultCommandGateway.builder().commandBus(commandBus).retryScheduler(retry).build();
     }
 
     @Bean

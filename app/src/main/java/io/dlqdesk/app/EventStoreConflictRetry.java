@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * left (accepted, or refused for that state), never as a lost update. Only that race is retried: a
  * command refused by a rule fails at once.
  */
-final class EventStoreConflictRetry implements RetryScheduler {
+final class EventStoreConflictRetry implements RetryScheduler, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EventStoreConflictRetry.class);
 
@@ -27,8 +28,12 @@ final class EventStoreConflictRetry implements RetryScheduler {
     private final int maxRetries;
     private final Duration backoff;
 
-    EventStoreConflictRetry(ScheduledExecutorService executor, int maxRetries, Duration backoff) {
-        this.executor = executor;
+    EventStoreConflictRetry(int maxRetries, Duration backoff) {
+        this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "command-conflict-retry");
+            thread.setDaemon(true);
+            return thread;
+        });
         this.maxRetries = maxRetries;
         this.backoff = backoff;
     }
@@ -45,6 +50,12 @@ final class EventStoreConflictRetry implements RetryScheduler {
                 commandMessage.getCommandName(), lastFailure.getMessage(), delay, failures.size(), maxRetries);
         executor.schedule(dispatchTask, delay, TimeUnit.MILLISECONDS);
         return true;
+    }
+
+    /** Retries not yet dispatched are dropped: their callers get the conflict. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
     }
 
     private static boolean lostTheRace(Throwable failure) {

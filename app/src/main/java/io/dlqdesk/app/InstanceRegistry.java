@@ -49,14 +49,6 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
         return (total + liveInstances - 1) / liveInstances;
     }
 
-    int liveInstances() {
-        return liveInstances;
-    }
-
-    String instanceId() {
-        return instanceId;
-    }
-
     /** Refreshes this instance's row and reads how many are alive and how many segments each processor has. */
     void heartbeat() {
         jdbc.update("INSERT INTO service_instance (instance_id, started_at, heartbeat_at) VALUES (?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)) "
@@ -72,8 +64,6 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
             log.info("{} instance(s) of the service share the event processors now (was {})", now, liveInstances);
         }
         liveInstances = now;
-        // rows of instances that died long ago: nobody else removes them
-        jdbc.update("DELETE FROM service_instance WHERE heartbeat_at < TIMESTAMPADD(DAY, -1, UTC_TIMESTAMP(6))");
     }
 
     private void heartbeatSafely() {
@@ -88,6 +78,11 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
 
     @Override
     public synchronized void start() {
+        try { // rows of instances killed long ago: nobody else removes them
+            jdbc.update("DELETE FROM service_instance WHERE heartbeat_at < TIMESTAMPADD(DAY, -1, UTC_TIMESTAMP(6))");
+        } catch (RuntimeException e) {
+            log.warn("could not remove the rows of instances gone for a day: {}", e.toString());
+        }
         heartbeatSafely(); // before the processors claim: a second instance starts with its share
         scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "instance-heartbeat");
