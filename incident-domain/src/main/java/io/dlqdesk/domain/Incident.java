@@ -2,7 +2,9 @@ package io.dlqdesk.domain;
 
 import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
 import io.dlqdesk.domain.api.CorrelateRetryFailureCommand;
+import io.dlqdesk.domain.api.CorrelationMismatch;
 import io.dlqdesk.domain.api.DiscardIncidentCommand;
+import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
@@ -17,7 +19,9 @@ import io.dlqdesk.domain.api.OpenIncidentCommand;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.RecordPublishResultCommand;
+import io.dlqdesk.domain.api.ReplayHeaders;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.ReplayRejected;
@@ -39,8 +43,10 @@ import org.axonframework.modelling.command.CreationPolicy;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
@@ -58,8 +64,10 @@ public class Incident {
     private FailedRecord root;
     private IncidentStatus status;
     private Instant replayDeadline;
-    /** Root and correlated failures, for idempotency. */
-    private final Set<FailureKey> knownFailures = new HashSet<>();
+    /** Root and correlated failures with what they carried: a redelivery is equal by content, never by key alone. */
+    private final Map<FailureKey, DeliveredContent> knownFailures = new HashMap<>();
+    /** Every DLQ record this incident took a failure or a duplicate delivery from: reading one again adds nothing. */
+    private final Set<RecordLocation> dlqRecords = new HashSet<>();
     /** Correlated re-failures in arrival order; the last one is the claim target. */
     private final List<FailureKey> correlated = new ArrayList<>();
     /** Attempt n is at index n - 1. */
@@ -69,16 +77,39 @@ public class Incident {
         // required by Axon to rebuild from events and to create on OpenIncidentCommand
     }
 
+    /**
+     * Created here, or found existing: the id is derived from the failure, so an existing incident
+     * means the failure was delivered before (a duplicate delivery) or another record claims its key
+     * (refused with {@link FailureKeyTakenException}, so the caller keeps it elsewhere).
+     */
     @CommandHandler
     @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
     void handle(OpenIncidentCommand command) {
         if (incidentId != null) {
-            return; // the same failure delivered again (the id is derived from its key): nothing new
+            if (!deliveredAgain(command.failure(), command.replayHeaders(), command.detectedAt())) {
+                throw new FailureKeyTakenException(incidentId, command.failureKey());
+            }
+            return;
         }
         var timestamp = command.failure().originalTimestamp();
         Instant deadline = timestamp == null ? null : timestamp.instant().plus(command.replayWindow());
         apply(new IncidentOpened(command.incidentId(), command.failure(), command.detectedAt(), deadline,
-                command.correlationMismatches()));
+                command.correlationMismatches(), command.replayHeaders()));
+    }
+
+    /**
+     * True when the failure is one this incident has, equal by content: a new DLQ record of it is
+     * counted, the same DLQ record read again (ingest's at-least-once) adds nothing.
+     */
+    private boolean deliveredAgain(FailedRecord failure, ReplayHeaders headers, Instant detectedAt) {
+        DeliveredContent known = knownFailures.get(failure.failureKey());
+        if (known == null || !known.equals(DeliveredContent.of(failure, headers))) {
+            return false;
+        }
+        if (!dlqRecords.contains(failure.dlqLocation())) {
+            apply(new DuplicateDeliveryRecorded(incidentId, failure.failureKey(), failure.dlqLocation(), detectedAt));
+        }
+        return true;
     }
 
     /** Never throws for a refusal: it is recorded as ReplayRejected and returned, so it stays in the history. */
@@ -125,17 +156,20 @@ public class Incident {
     @CommandHandler
     void handle(CorrelateRetryFailureCommand command) {
         FailedRecord failure = command.failure();
-        if (knownFailures.contains(failure.failureKey())) {
-            return; // the same failure delivered again: nothing new
+        if (deliveredAgain(failure, command.headers(), command.detectedAt())) {
+            return;
         }
         CorrelationFacts facts = new CorrelationFacts(failure, command.headers(), command.ledgerName(), recordedReplay());
-        var mismatches = CorrelationCheck.mismatches(facts);
+        List<CorrelationMismatch> mismatches = new ArrayList<>(CorrelationCheck.mismatches(facts));
+        if (knownFailures.containsKey(failure.failureKey())) { // same key, other content: it cannot be that failure
+            mismatches.add(CorrelationMismatch.FAILURE_KEY_TAKEN);
+        }
         if (!mismatches.isEmpty()) {
             throw new RetryFailureNotCorrelatedException(incidentId, failure.failureKey(), mismatches);
         }
         IncidentStatus before = status;
         apply(new RetryFailureCorrelated(incidentId, failure, facts.namedAttempt().orElseThrow().attempt(),
-                command.detectedAt(), replayDeadline));
+                command.detectedAt(), replayDeadline, command.headers()));
         if (closed(before)) {
             apply(new IncidentReopened(incidentId, failure.failureKey(), before, command.detectedAt()));
         }
@@ -172,7 +206,8 @@ public class Incident {
     }
 
     private ReplayFacts replayFacts(RequestReplayCommand command) {
-        return new ReplayFacts(status, root.eventId(), root.failureKey().consumerGroup(), root.failureKey().location(),
+        RecordLocation original = root.originalLocationKnown() ? root.failureKey().location() : null;
+        return new ReplayFacts(status, root.eventId(), root.failureKey().consumerGroup(), original,
                 root.key(), root.valueHash(), root.originalTimestamp(), replayDeadline, attempts.size(),
                 anyAttemptRequested(), claimedStatus(), command.source(), command.policy(), command.switchOn(),
                 command.requestedBy().at());
@@ -226,7 +261,8 @@ public class Incident {
         this.root = event.failure();
         this.status = IncidentStatus.OPEN;
         this.replayDeadline = event.replayDeadline();
-        this.knownFailures.add(event.failureKey());
+        this.knownFailures.put(event.failureKey(), DeliveredContent.of(event.failure(), event.replayHeaders()));
+        this.dlqRecords.add(event.failure().dlqLocation());
     }
 
     @EventSourcingHandler
@@ -247,8 +283,14 @@ public class Incident {
 
     @EventSourcingHandler
     void on(RetryFailureCorrelated event) {
-        knownFailures.add(event.failure().failureKey());
+        knownFailures.put(event.failure().failureKey(), DeliveredContent.of(event.failure(), event.headers()));
+        dlqRecords.add(event.failure().dlqLocation());
         correlated.add(event.failure().failureKey());
+    }
+
+    @EventSourcingHandler
+    void on(DuplicateDeliveryRecorded event) {
+        dlqRecords.add(event.dlqLocation());
     }
 
     @EventSourcingHandler

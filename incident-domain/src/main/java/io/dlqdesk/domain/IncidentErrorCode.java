@@ -17,5 +17,7 @@ public enum IncidentErrorCode {
     /** PUBLISH_UNKNOWN needs the outbox row confirmed absent. */
     OUTBOX_ROW_NOT_CONFIRMED_ABSENT,
     /** The re-failure failed correlation; the caller opens a separate incident with the mismatches. */
-    RETRY_FAILURE_NOT_CORRELATED
+    RETRY_FAILURE_NOT_CORRELATED,
+    /** The failure key is already recorded with other content; the caller opens the record keyed by its DLQ record. */
+    FAILURE_KEY_TAKEN
 }

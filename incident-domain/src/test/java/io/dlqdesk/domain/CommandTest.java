@@ -44,7 +44,7 @@ class CommandTest {
     @Test
     void anOpenCommandExposesItsFailureKeyAndKeepsItsMismatches() {
         var mismatches = new ArrayList<>(List.of(CorrelationMismatch.KEY_MISMATCH));
-        var command = OpenIncidentCommand.forUncorrelatedRetryFailure(ROOT, Duration.ofDays(7), DETECTED, mismatches);
+        var command = OpenIncidentCommand.forUncorrelatedRetryFailure(ROOT, Duration.ofDays(7), DETECTED, mismatches, null);
         mismatches.clear();
         assertThat(command.failureKey()).isEqualTo(ROOT.failureKey());
         assertThat(command.correlationMismatches()).containsExactly(CorrelationMismatch.KEY_MISMATCH);
@@ -52,9 +52,17 @@ class CommandTest {
     }
 
     @Test
+    void onlyARecordWhoseKeyIsTakenMayBeKeyedByItsDlqRecord() {
+        var byDlqRecord = io.dlqdesk.domain.api.IncidentId.ofDlqRecord(ROOT.dlqLocation());
+        assertThatIllegalArgumentException().isThrownBy(
+                () -> new OpenIncidentCommand(byDlqRecord, ROOT, Duration.ofDays(7), DETECTED, List.of(CorrelationMismatch.KEY_MISMATCH)));
+        assertThat(OpenIncidentCommand.forFailure(ROOT, Duration.ofDays(7), DETECTED).keyedByDlqRecord().incidentId()).isEqualTo(byDlqRecord);
+    }
+
+    @Test
     void anUncorrelatedReFailureNamesAtLeastOneFailedCheck() {
         assertThatIllegalArgumentException().isThrownBy(
-                () -> OpenIncidentCommand.forUncorrelatedRetryFailure(ROOT, Duration.ofDays(7), DETECTED, List.of()));
+                () -> OpenIncidentCommand.forUncorrelatedRetryFailure(ROOT, Duration.ofDays(7), DETECTED, List.of(), null));
     }
 
     @Test

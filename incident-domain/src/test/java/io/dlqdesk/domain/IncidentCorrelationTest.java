@@ -2,6 +2,9 @@ package io.dlqdesk.domain;
 
 import io.dlqdesk.domain.api.CorrelateRetryFailureCommand;
 import io.dlqdesk.domain.api.CorrelationMismatch;
+import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.ExceptionSummary;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
@@ -10,6 +13,7 @@ import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.PublishResultRecorded;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayHeaders;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import org.axonframework.test.aggregate.AggregateTestFixture;
@@ -20,6 +24,8 @@ import java.util.List;
 
 import static io.dlqdesk.domain.Samples.ALICE;
 import static io.dlqdesk.domain.Samples.DEADLINE;
+import static io.dlqdesk.domain.Samples.EVENT_ID;
+import static io.dlqdesk.domain.Samples.KEY;
 import static io.dlqdesk.domain.Samples.ID;
 import static io.dlqdesk.domain.Samples.LEDGER;
 import static io.dlqdesk.domain.Samples.NOW;
@@ -59,7 +65,7 @@ class IncidentCorrelationTest {
     void aReFailurePassingAllNineChecksJoinsTheIncidentAndInheritsItsDeadline() {
         fixture.given(replayedOnce())
                 .when(correlate(REFAILURE, 1))
-                .expectEvents(new RetryFailureCorrelated(ID, REFAILURE, 1, NOW.plusSeconds(60), DEADLINE));
+                .expectEvents(correlated(REFAILURE, 1));
     }
 
     @Test
@@ -67,7 +73,7 @@ class IncidentCorrelationTest {
         var second = reFailure(90);
         fixture.given(replayedOnceThen(correlated(REFAILURE, 1), replayRequested(2, REFAILURE.failureKey())))
                 .when(correlate(second, 1))
-                .expectEvents(new RetryFailureCorrelated(ID, second, 1, NOW.plusSeconds(60), DEADLINE));
+                .expectEvents(correlated(second, 1));
     }
 
     @Test
@@ -75,7 +81,7 @@ class IncidentCorrelationTest {
         // the broker took it, the poller crashed before recording: the re-failure proves it went out
         fixture.given(opened(), replayRequested(1, ROOT_KEY))
                 .when(correlate(REFAILURE, 1))
-                .expectEvents(new RetryFailureCorrelated(ID, REFAILURE, 1, NOW.plusSeconds(60), DEADLINE));
+                .expectEvents(correlated(REFAILURE, 1));
     }
 
     @Test
@@ -108,18 +114,71 @@ class IncidentCorrelationTest {
     }
 
     @Test
-    void theRootFailureDeliveredAsAReFailureProducesNoNewEvent() {
-        fixture.given(replayedOnce())
-                .when(correlate(ROOT, 1))
+    void theSameReFailureFromAnotherDlqRecordIsCountedAsADuplicateDelivery() {
+        var again = new FailedRecord(REFAILURE.failureKey(), new RecordLocation("orders.dlq", 1, 5000), REFAILURE.key(),
+                REFAILURE.eventId(), REFAILURE.originalTimestamp(), REFAILURE.valueHash(), new ExceptionSummary("x.Other", "other text"));
+        fixture.given(replayedOnceThen(correlated(REFAILURE, 1)))
+                .when(correlate(again, 1))
+                .expectEvents(new DuplicateDeliveryRecorded(ID, REFAILURE.failureKey(), again.dlqLocation(), NOW.plusSeconds(60)));
+    }
+
+    @Test
+    void aDuplicateDeliveryReadAgainFromItsDlqRecordAddsNothing() {
+        var again = new FailedRecord(REFAILURE.failureKey(), new RecordLocation("orders.dlq", 1, 5000), REFAILURE.key(),
+                REFAILURE.eventId(), REFAILURE.originalTimestamp(), REFAILURE.valueHash(), REFAILURE.exception());
+        fixture.given(replayedOnceThen(correlated(REFAILURE, 1),
+                        new DuplicateDeliveryRecorded(ID, REFAILURE.failureKey(), again.dlqLocation(), NOW)))
+                .when(correlate(again, 1))
                 .expectSuccessfulHandlerExecution()
                 .expectNoEvents();
+    }
+
+    @Test
+    void aDuplicateDeliveryDoesNotReopenAClosedIncident() {
+        var again = new FailedRecord(REFAILURE.failureKey(), new RecordLocation("orders.dlq", 1, 5000), REFAILURE.key(),
+                REFAILURE.eventId(), REFAILURE.originalTimestamp(), REFAILURE.valueHash(), REFAILURE.exception());
+        fixture.given(replayedOnceThen(correlated(REFAILURE, 1), new IncidentAcknowledged(ID, ALICE), new IncidentResolved(ID, ALICE)))
+                .when(correlate(again, 1))
+                .expectEvents(new DuplicateDeliveryRecorded(ID, REFAILURE.failureKey(), again.dlqLocation(), NOW.plusSeconds(60)))
+                .expectState(incident -> assertThat(incident).extracting("status").isEqualTo(IncidentStatus.RESOLVED));
+    }
+
+    @Test
+    void aReFailureClaimingTheRootsLocationIsRefusedAsTakenEvenWhenTheNineChecksPass() {
+        // a replay is published at a new offset: nothing that re-failed after a replay can sit at the root's location
+        fixture.given(replayedOnce())
+                .when(correlate(new FailedRecord(ROOT_KEY, new RecordLocation("orders.dlq", 0, 300), KEY, ROOT.eventId(),
+                        ROOT.originalTimestamp(), ROOT.valueHash(), null), 1))
+                .expectNoEvents()
+                .expectException(Samples.notCorrelated(ROOT_KEY, CorrelationMismatch.FAILURE_KEY_TAKEN));
+    }
+
+    @Test
+    void aForgedReFailureAtTheRootsLocationReportsTheCheckItFailsAndTheTakenKey() {
+        var otherEventId = new FailedRecord(ROOT_KEY, new RecordLocation("orders.dlq", 0, 301), KEY, new EventId("evt-forged"),
+                ROOT.originalTimestamp(), ROOT.valueHash(), null);
+        fixture.given(replayedOnce())
+                .when(correlate(otherEventId, 1))
+                .expectNoEvents()
+                .expectException(Samples.notCorrelated(ROOT_KEY, CorrelationMismatch.EVENT_ID_MISMATCH, CorrelationMismatch.FAILURE_KEY_TAKEN));
+    }
+
+    @Test
+    void aReFailureAtAKnownLocationNamingAnotherAttemptIsNotADuplicate() {
+        // attempt 2 exists and would pass the nine checks, but the failure at this location was attempt 1's
+        fixture.given(replayedOnceThen(correlated(REFAILURE, 1), replayRequested(2, REFAILURE.failureKey()),
+                        new PublishResultRecorded(ID, 2, REFAILURE.failureKey(), published(91))))
+                .when(correlate(new FailedRecord(REFAILURE.failureKey(), new RecordLocation("orders.dlq", 0, 400), KEY, EVENT_ID,
+                        REFAILURE.originalTimestamp(), REFAILURE.valueHash(), null), 2))
+                .expectNoEvents()
+                .expectException(Samples.notCorrelated(REFAILURE.failureKey(), CorrelationMismatch.FAILURE_KEY_TAKEN));
     }
 
     @Test
     void lateRetryFailureReopensResolvedIncident() {
         fixture.given(replayedOnceThen(new IncidentAcknowledged(ID, ALICE), new IncidentResolved(ID, ALICE)))
                 .when(correlate(REFAILURE, 1))
-                .expectEvents(new RetryFailureCorrelated(ID, REFAILURE, 1, NOW.plusSeconds(60), DEADLINE),
+                .expectEvents(correlated(REFAILURE, 1),
                         new IncidentReopened(ID, REFAILURE.failureKey(), IncidentStatus.RESOLVED, NOW.plusSeconds(60)))
                 .expectState(incident -> assertThat(incident).extracting("status").isEqualTo(IncidentStatus.OPEN));
     }
@@ -128,7 +187,7 @@ class IncidentCorrelationTest {
     void lateRetryFailureReopensDiscardedIncident() {
         fixture.given(replayedOnceThen(new IncidentAcknowledged(ID, ALICE), new IncidentDiscarded(ID, ALICE)))
                 .when(correlate(REFAILURE, 1))
-                .expectEvents(new RetryFailureCorrelated(ID, REFAILURE, 1, NOW.plusSeconds(60), DEADLINE),
+                .expectEvents(correlated(REFAILURE, 1),
                         new IncidentReopened(ID, REFAILURE.failureKey(), IncidentStatus.DISCARDED, NOW.plusSeconds(60)));
     }
 
@@ -136,7 +195,7 @@ class IncidentCorrelationTest {
     void aReFailureDoesNotReopenAnAcknowledgedIncident() {
         fixture.given(replayedOnceThen(new IncidentAcknowledged(ID, ALICE)))
                 .when(correlate(REFAILURE, 1))
-                .expectEvents(new RetryFailureCorrelated(ID, REFAILURE, 1, NOW.plusSeconds(60), DEADLINE))
+                .expectEvents(correlated(REFAILURE, 1))
                 .expectState(incident -> assertThat(incident).extracting("status").isEqualTo(IncidentStatus.ACKED));
     }
 
@@ -145,7 +204,7 @@ class IncidentCorrelationTest {
         // the open count is per incident: re-failures never open another one, nor reopen an open one
         fixture.given(replayedOnceThen(correlated(REFAILURE, 1)))
                 .when(correlate(reFailure(78), 1))
-                .expectEvents(new RetryFailureCorrelated(ID, reFailure(78), 1, NOW.plusSeconds(60), DEADLINE));
+                .expectEvents(correlated(reFailure(78), 1));
     }
 
     @Test

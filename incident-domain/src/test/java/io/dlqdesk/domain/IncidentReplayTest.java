@@ -1,5 +1,6 @@
 package io.dlqdesk.domain;
 
+import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
@@ -86,6 +87,20 @@ class IncidentReplayTest {
         var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, null, HASH);
         expectRefused(List.of(opened(noEventId)), requestReplay(source, POLICY, true, NOW),
                 ReplayRefusal.EVENT_ID_UNKNOWN, ReplayRefusal.SOURCE_EVENT_ID_MISMATCH);
+    }
+
+    @Test
+    void replayIsRefusedWhenTheOriginalLocationIsUnknown() {
+        RecordLocation dlq = new RecordLocation("orders.dlq", 1, 12);
+        FailedRecord unknown = FailedRecord.withUnknownLocation(Samples.GROUP, dlq, KEY, ROOT.eventId(), ROOT.originalTimestamp(), HASH,
+                null, "kafka_dlt-original-offset: missing");
+        IncidentId id = IncidentId.ofDlqRecord(dlq);
+        // even a read of the only location it has, its DLQ record, returning the same bytes does not make it replayable
+        var command = new RequestReplayCommand(id, SourceRecordFacts.found(dlq, 12, KEY, ROOT.eventId(), HASH), POLICY, true,
+                Samples.LEDGER, ALICE);
+        fixture.given(Samples.opened(unknown))
+                .when(command)
+                .expectEvents(new ReplayRejected(id, List.of(ReplayRefusal.LOCATION_UNKNOWN, ReplayRefusal.SOURCE_LOCATION_MISMATCH), ALICE));
     }
 
     @Test

@@ -1,6 +1,9 @@
 package io.dlqdesk.domain;
 
 import io.dlqdesk.domain.api.CorrelationMismatch;
+import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
@@ -10,6 +13,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 import static io.dlqdesk.domain.Samples.DEADLINE;
 import static io.dlqdesk.domain.Samples.DETECTED;
@@ -60,11 +65,53 @@ class IncidentTest {
     }
 
     @Test
-    void anUncorrelatedReFailureOpensItsOwnIncidentThatRecordsTheFailedChecksAndItsOwnDeadline() {
+    void anUncorrelatedReFailureOpensItsOwnIncidentThatRecordsTheFailedChecksItsHeadersAndItsOwnDeadline() {
         FailedRecord failure = reFailure(500L);
         var mismatches = List.of(CorrelationMismatch.OWNER_MISMATCH, CorrelationMismatch.VALUE_HASH_MISMATCH);
         fixture.givenNoPriorActivity()
-                .when(OpenIncidentCommand.forUncorrelatedRetryFailure(failure, WINDOW, DETECTED, mismatches))
-                .expectEvents(new IncidentOpened(IncidentId.of(failure.failureKey()), failure, DETECTED, DEADLINE, mismatches));
+                .when(OpenIncidentCommand.forUncorrelatedRetryFailure(failure, WINDOW, DETECTED, mismatches, Samples.headers(1)))
+                .expectEvents(new IncidentOpened(IncidentId.of(failure.failureKey()), failure, DETECTED, DEADLINE, mismatches,
+                        Samples.headers(1)));
+    }
+
+    @Test
+    void theSameFailureInAnotherDlqRecordIsCountedAsADuplicateDelivery() {
+        FailedRecord again = new FailedRecord(ROOT.failureKey(), new RecordLocation("orders.dlq", 2, 77), ROOT.key(), ROOT.eventId(),
+                ROOT.originalTimestamp(), ROOT.valueHash(), null);
+        fixture.given(Samples.opened())
+                .when(OpenIncidentCommand.forFailure(again, WINDOW, DETECTED.plusSeconds(5)))
+                .expectEvents(new DuplicateDeliveryRecorded(Samples.ID, ROOT.failureKey(), again.dlqLocation(), DETECTED.plusSeconds(5)));
+    }
+
+    @Test
+    void anotherRecordUnderATakenFailureKeyIsRefusedSoTheCallerKeepsItElsewhere() {
+        FailedRecord other = new FailedRecord(ROOT.failureKey(), new RecordLocation("orders.dlq", 2, 78), ROOT.key(),
+                new EventId("evt-other"), ROOT.originalTimestamp(), ROOT.valueHash(), null);
+        fixture.given(Samples.opened())
+                .when(OpenIncidentCommand.forFailure(other, WINDOW, DETECTED))
+                .expectNoEvents()
+                .expectException(Samples.refused(IncidentErrorCode.FAILURE_KEY_TAKEN));
+    }
+
+    @Test
+    void aRecordWhoseFailureKeyIsTakenOpensKeyedByItsDlqRecordWithTheReason() {
+        FailedRecord other = new FailedRecord(ROOT.failureKey(), new RecordLocation("orders.dlq", 2, 78), ROOT.key(),
+                new EventId("evt-other"), ROOT.originalTimestamp(), ROOT.valueHash(), null);
+        OpenIncidentCommand command = OpenIncidentCommand.forFailure(other, WINDOW, DETECTED).keyedByDlqRecord();
+        assertThat(command.incidentId()).isNotEqualTo(Samples.ID).isEqualTo(IncidentId.ofDlqRecord(other.dlqLocation()));
+        fixture.givenNoPriorActivity()
+                .when(command)
+                .expectEvents(new IncidentOpened(IncidentId.ofDlqRecord(other.dlqLocation()), other, DETECTED, DEADLINE,
+                        List.of(CorrelationMismatch.FAILURE_KEY_TAKEN)));
+    }
+
+    @Test
+    void aFailureWithUnknownLocationOpensKeyedByItsDlqRecord() {
+        RecordLocation dlq = new RecordLocation("orders.dlq", 1, 12);
+        FailedRecord failure = FailedRecord.withUnknownLocation("billing", dlq, ROOT.key(), ROOT.eventId(), ROOT.originalTimestamp(),
+                ROOT.valueHash(), null, "kafka_dlt-original-offset: missing");
+        fixture.givenNoPriorActivity()
+                .when(OpenIncidentCommand.forFailure(failure, WINDOW, DETECTED))
+                .expectEvents(new IncidentOpened(IncidentId.ofDlqRecord(dlq), failure, DETECTED, DEADLINE, List.of()));
     }
 }

@@ -82,7 +82,7 @@ final class Samples {
 
     static IncidentOpened opened(FailedRecord root) {
         Instant deadline = root.originalTimestamp() == null ? null : root.originalTimestamp().instant().plus(WINDOW);
-        return new IncidentOpened(IncidentId.of(root.failureKey()), root, DETECTED, deadline, List.of());
+        return new IncidentOpened(IncidentId.forFailure(root), root, DETECTED, deadline, List.of());
     }
 
     /** What a faithful read of the root's location returns. */
@@ -127,6 +127,6 @@ final class Samples {
     }
 
     static RetryFailureCorrelated correlated(FailedRecord failure, int attempt) {
-        return new RetryFailureCorrelated(ID, failure, attempt, NOW.plusSeconds(60), DEADLINE);
+        return new RetryFailureCorrelated(ID, failure, attempt, NOW.plusSeconds(60), DEADLINE, headers(attempt));
     }
 }

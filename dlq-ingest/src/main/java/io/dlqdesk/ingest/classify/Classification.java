@@ -14,8 +14,10 @@ public sealed interface Classification {
     }
 
     /**
-     * A record that can never become an incident (a mandatory header missing or undecodable): it is
-     * kept in the quarantine table with this reason, then completed.
+     * A record that can never become an incident (the failing group missing or undecodable, or a
+     * corrupt timestamp header): it is kept in the quarantine table with this reason, then completed.
+     * A record whose group is known but whose original location is not is a {@link Failure} keyed by
+     * its DLQ record (see {@code FailedRecord.locationUnknownReason}), never this.
      */
     record Malformed(String reason) implements Classification {
     }

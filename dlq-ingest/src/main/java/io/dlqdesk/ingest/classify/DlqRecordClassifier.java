@@ -52,49 +52,87 @@ public final class DlqRecordClassifier {
         }
         DltHeaderReader headers = new DltHeaderReader(
                 dlqRecord.headers() == null ? new RecordHeaders() : dlqRecord.headers());
-        String topic = headers.requiredTopic(ORIGINAL_TOPIC);
-        int partition = headers.requiredNonNegativeInt(ORIGINAL_PARTITION);
-        long offset = headers.requiredNonNegativeLong(ORIGINAL_OFFSET);
+        // the group decides everything else: without it the record cannot be attributed, so it is quarantined
         String group = headers.requiredText(ORIGINAL_CONSUMER_GROUP);
         if (!settings.owns(group)) {
             return new Classification.NotOurs(group);
         }
+        OriginalLocation original = originalLocation(headers);
         byte[] value = dlqRecord.value();
-        FailedRecord failure = new FailedRecord(
-                new FailureKey(topic, partition, offset, group),
-                new RecordLocation(dlqRecord.topic(), dlqRecord.partition(), dlqRecord.offset()),
-                RecordKey.of(dlqRecord.key()),
-                eventIds.extract(topic, headers, value),
-                originalTimestamp(headers),
-                value == null ? null : PayloadHash.of(value),
-                exception(headers));
+        RecordLocation dlqLocation = new RecordLocation(dlqRecord.topic(), dlqRecord.partition(), dlqRecord.offset());
+        RecordKey key = RecordKey.of(dlqRecord.key());
+        var eventId = eventIds.extract(original.topic(), headers, value);
+        OriginalTimestamp timestamp = originalTimestamp(headers);
+        PayloadHash hash = value == null ? null : PayloadHash.of(value);
+        ExceptionSummary exception = exception(headers);
+        FailedRecord failure = original.problem() == null
+                ? new FailedRecord(new FailureKey(original.topic(), original.partition(), original.offset(), group), dlqLocation, key,
+                        eventId, timestamp, hash, exception)
+                : FailedRecord.withUnknownLocation(group, dlqLocation, key, eventId, timestamp, hash, exception, original.problem());
         ReplayHeaders replay = replayHeaders(headers);
         return replay == null ? new Classification.Failure(failure) : new Classification.RetryFailure(failure, replay);
     }
 
+    /** The original location's headers, each judged; {@code problem} names every one that is missing or undecodable. */
+    private record OriginalLocation(String topic, int partition, long offset, String problem) {
+    }
+
+    private static OriginalLocation originalLocation(DltHeaderReader headers) {
+        StringBuilder problems = new StringBuilder();
+        String topic = null;
+        int partition = -1;
+        long offset = -1;
+        try {
+            topic = headers.requiredTopic(ORIGINAL_TOPIC);
+        } catch (BadHeaderException e) {
+            problems.append(e.getMessage());
+        }
+        try {
+            partition = headers.requiredNonNegativeInt(ORIGINAL_PARTITION);
+        } catch (BadHeaderException e) {
+            problems.append(problems.isEmpty() ? "" : "; ").append(e.getMessage());
+        }
+        try {
+            offset = headers.requiredNonNegativeLong(ORIGINAL_OFFSET);
+        } catch (BadHeaderException e) {
+            problems.append(problems.isEmpty() ? "" : "; ").append(e.getMessage());
+        }
+        String problem = problems.isEmpty() ? null
+                : problems.length() <= FailedRecord.MAX_REASON_LENGTH ? problems.toString()
+                : problems.substring(0, FailedRecord.MAX_REASON_LENGTH - 1) + "…";
+        return new OriginalLocation(topic, partition, offset, problem);
+    }
+
+    /** A type Kafka does not have does not hide the instant: it is kept with the raw text (UNKNOWN). */
     private static OriginalTimestamp originalTimestamp(DltHeaderReader headers) throws BadHeaderException {
         Long epochMilli = headers.optionalNonNegativeLong(ORIGINAL_TIMESTAMP);
-        TimestampType type = timestampType(headers); // judged even without a timestamp: corrupt is corrupt
         if (epochMilli == null) {
             return null;
         }
-        return OriginalTimestamp.ofEpochMilli(epochMilli, type == null ? TimestampType.CREATE_TIME : type);
-    }
-
-    private static TimestampType timestampType(DltHeaderReader headers) throws BadHeaderException {
         if (!headers.has(ORIGINAL_TIMESTAMP_TYPE)) {
-            return null;
+            return OriginalTimestamp.ofEpochMilli(epochMilli, TimestampType.CREATE_TIME);
         }
-        String text = headers.lenientText(ORIGINAL_TIMESTAMP_TYPE, 32);
+        String text = headers.lenientText(ORIGINAL_TIMESTAMP_TYPE, 4 * OriginalTimestamp.MAX_RAW_TYPE_LENGTH);
         if ("CreateTime".equals(text)) {
-            return TimestampType.CREATE_TIME;
+            return OriginalTimestamp.ofEpochMilli(epochMilli, TimestampType.CREATE_TIME);
         }
         if ("LogAppendTime".equals(text)) {
-            return TimestampType.LOG_APPEND_TIME;
+            return OriginalTimestamp.ofEpochMilli(epochMilli, TimestampType.LOG_APPEND_TIME);
         }
-        throw new BadHeaderException(ORIGINAL_TIMESTAMP_TYPE,
-                text == null ? "present without a value" : "unknown timestamp type '" + text + "'");
+        return OriginalTimestamp.ofEpochMilliWithUnknownType(epochMilli, bounded(text == null ? "" : text));
     }
+
+    private static String bounded(String text) {
+        if (text.length() <= OriginalTimestamp.MAX_RAW_TYPE_LENGTH) {
+            return text;
+        }
+        int end = OriginalTimestamp.MAX_RAW_TYPE_LENGTH - 1;
+        if (Character.isLowSurrogate(text.charAt(end))) {
+            end--; // never split a surrogate pair
+        }
+        return text.substring(0, end) + "…";
+    }
+
 
     /** The application's exception is the cause; the top one is usually Spring's wrapper. */
     private static ExceptionSummary exception(DltHeaderReader headers) {

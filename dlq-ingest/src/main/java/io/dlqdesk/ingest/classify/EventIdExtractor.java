@@ -28,13 +28,16 @@ public final class EventIdExtractor {
         this.settings = settings;
     }
 
-    /** The eventId of a record of {@code originalTopic} with these headers and value; null when it has none usable. */
+    /**
+     * The eventId of a record of {@code originalTopic} (null when unknown: then only the header is
+     * read) with these headers and value; null when it has none usable.
+     */
     public EventId extract(String originalTopic, Headers headers, byte[] value) {
         return extract(originalTopic, new DltHeaderReader(headers), value);
     }
 
     EventId extract(String originalTopic, DltHeaderReader headers, byte[] value) {
-        String field = settings.eventIdJsonFieldByTopic().get(originalTopic);
+        String field = originalTopic == null ? null : settings.eventIdJsonFieldByTopic().get(originalTopic);
         String text = field != null ? fromJson(value, field) : fromHeader(headers.bytes(settings.eventIdHeader()));
         return toEventId(text);
     }

@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.loop;
 
+import io.dlqdesk.domain.FailureKeyTakenException;
 import io.dlqdesk.domain.RetryFailureNotCorrelatedException;
 import io.dlqdesk.domain.api.CorrelateRetryFailureCommand;
 import io.dlqdesk.domain.api.CorrelationMismatch;
@@ -20,11 +21,12 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Turns one classified DLQ record into its durable effect: an incident opened, a re-failure
- * correlated (or, when it does not correlate, a separate incident that records why), or a
- * quarantine row. Every effect is idempotent, so a record redelivered after a crash or a rebalance
- * changes nothing. Exceptions that escape are transient (the caller retries); a re-failure that
- * does not correlate is not one of them.
+ * Turns one classified DLQ record into exactly one durable outcome: a failure of an incident
+ * (opened, or a correlated re-failure), a duplicate delivery counted on the incident it repeats, a
+ * separate incident that records why it is not the failure it claims (mismatched correlation, or a
+ * failure key already taken by other content: then keyed by its DLQ record), or a quarantine row.
+ * Every outcome is idempotent per DLQ record, so reading it again after a crash or a rebalance
+ * changes nothing. Exceptions that escape mean "not written"; the caller tries again.
  */
 public class IncidentWriter implements RecordHandler {
 
@@ -76,24 +78,33 @@ public class IncidentWriter implements RecordHandler {
         try {
             root = IncidentId.parse(headers.rootIncidentId() == null ? "" : headers.rootIncidentId());
         } catch (IllegalArgumentException e) {
-            openSeparately(failure, List.of(CorrelationMismatch.ROOT_INCIDENT_MISMATCH));
+            openSeparately(failure, headers, List.of(CorrelationMismatch.ROOT_INCIDENT_MISMATCH));
             return;
         }
         try {
             commands.sendAndWait(new CorrelateRetryFailureCommand(root, failure, headers, ledgerName, clock.instant()));
         } catch (AggregateNotFoundException e) {
-            openSeparately(failure, List.of(CorrelationMismatch.ROOT_INCIDENT_MISMATCH));
+            openSeparately(failure, headers, List.of(CorrelationMismatch.ROOT_INCIDENT_MISMATCH));
         } catch (RetryFailureNotCorrelatedException e) {
-            log.info("re-failure {} does not correlate to {}: {}; opening a separate incident", failure.failureKey(), root, e.mismatches());
-            openSeparately(failure, e.mismatches());
+            log.info("re-failure {} from DLQ {} does not correlate to {}: {}; opening a separate incident", failure.failureKey(),
+                    failure.dlqLocation(), root, e.mismatches());
+            openSeparately(failure, headers, e.mismatches());
         }
     }
 
-    private void openSeparately(FailedRecord failure, List<CorrelationMismatch> mismatches) {
-        open(OpenIncidentCommand.forUncorrelatedRetryFailure(failure, replayWindow, clock.instant(), mismatches));
+    private void openSeparately(FailedRecord failure, ReplayHeaders headers, List<CorrelationMismatch> mismatches) {
+        open(OpenIncidentCommand.forUncorrelatedRetryFailure(failure, replayWindow, clock.instant(), mismatches, headers));
     }
 
+    /** Opens the incident; when its failure key is taken by other content, opens it keyed by its DLQ record instead. */
     private void open(OpenIncidentCommand command) {
-        commands.sendAndWait(command);
+        try {
+            commands.sendAndWait(command);
+        } catch (FailureKeyTakenException e) {
+            OpenIncidentCommand separate = command.keyedByDlqRecord();
+            log.info("DLQ record {} claims failure {} of incident {} with other content; opening it as {}",
+                    command.failure().dlqLocation(), command.failureKey(), e.incidentId(), separate.incidentId());
+            commands.sendAndWait(separate);
+        }
     }
 }

@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -49,6 +51,12 @@ class DlqRecordClassifierTest {
     private static FailedRecord failure(FailureKey key, EventId eventId, OriginalTimestamp timestamp,
                                         PayloadHash hash, ExceptionSummary exception) {
         return new FailedRecord(key, DLQ_LOCATION, RecordKey.of(KEY), eventId, timestamp, hash, exception);
+    }
+
+    /** The healthy record's failure as one of its group whose original location is unknown, for this reason. */
+    private static Failure locationUnknown(String reason) {
+        return new Failure(FailedRecord.withUnknownLocation(GROUP, DLQ_LOCATION, RecordKey.of(KEY), new EventId(EVENT_ID),
+                ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION, reason));
     }
 
     private static FailedRecord healthyFailure() {
@@ -96,52 +104,68 @@ class DlqRecordClassifierTest {
     @Nested
     class MandatoryHeaders {
 
+        @Test
+        void missingGroupIsMalformed() {
+            assertThat(classify(healthy().without(ORIGINAL_CONSUMER_GROUP))).isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": missing"));
+        }
+
         @ParameterizedTest
-        @ValueSource(strings = {ORIGINAL_TOPIC, ORIGINAL_PARTITION, ORIGINAL_OFFSET, ORIGINAL_CONSUMER_GROUP})
-        void missingMandatoryHeaderIsMalformed(String header) {
-            assertThat(classify(healthy().without(header))).isEqualTo(new Malformed(header + ": missing"));
+        @ValueSource(strings = {ORIGINAL_TOPIC, ORIGINAL_PARTITION, ORIGINAL_OFFSET})
+        void missingLocationHeaderIsAFailureOfTheGroupKeyedByItsDlqRecord(String header) {
+            Classification result = classify(healthy().without(header));
+
+            assertThat(result).isEqualTo(locationUnknown(header + ": missing"));
+            FailedRecord failure = ((Failure) result).failure();
+            assertThat(failure.originalLocationKnown()).isFalse();
+            assertThat(failure.failureKey()).isEqualTo(new FailureKey(DLQ_TOPIC, DLQ_PARTITION, DLQ_OFFSET, GROUP));
         }
 
         @Test
-        void mandatoryHeaderWithoutAValueIsMalformed() {
+        void everyBadLocationHeaderIsNamed() {
+            assertThat(classify(healthy().without(ORIGINAL_TOPIC).set(ORIGINAL_OFFSET, new byte[3])))
+                    .isEqualTo(locationUnknown(ORIGINAL_TOPIC + ": missing; " + ORIGINAL_OFFSET + ": expected 8 bytes, got 3"));
+        }
+
+        @Test
+        void groupWithoutAValueIsMalformed() {
             assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, (byte[]) null)))
                     .isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": present without a value"));
         }
 
         @Test
-        void partitionOfThreeBytesIsMalformed() {
+        void partitionOfThreeBytesLeavesTheLocationUnknown() {
             assertThat(classify(healthy().set(ORIGINAL_PARTITION, new byte[] {0, 0, 3})))
-                    .isEqualTo(new Malformed("kafka_dlt-original-partition: expected 4 bytes, got 3"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-partition: expected 4 bytes, got 3"));
         }
 
         @Test
-        void partitionOfFiveBytesIsMalformed() {
+        void partitionOfFiveBytesLeavesTheLocationUnknown() {
             assertThat(classify(healthy().set(ORIGINAL_PARTITION, new byte[] {0, 0, 0, 0, 3})))
-                    .isEqualTo(new Malformed("kafka_dlt-original-partition: expected 4 bytes, got 5"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-partition: expected 4 bytes, got 5"));
         }
 
         @Test
-        void negativePartitionIsMalformed() {
+        void negativePartitionLeavesTheLocationUnknown() {
             assertThat(classify(healthy().set(ORIGINAL_PARTITION, int4(-1))))
-                    .isEqualTo(new Malformed("kafka_dlt-original-partition: must be >= 0, was -1"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-partition: must be >= 0, was -1"));
         }
 
         @Test
-        void offsetOfSevenBytesIsMalformed() {
+        void offsetOfSevenBytesLeavesTheLocationUnknown() {
             assertThat(classify(healthy().set(ORIGINAL_OFFSET, new byte[7])))
-                    .isEqualTo(new Malformed("kafka_dlt-original-offset: expected 8 bytes, got 7"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-offset: expected 8 bytes, got 7"));
         }
 
         @Test
-        void offsetWrittenAsAnIntIsMalformed() {
+        void offsetWrittenAsAnIntLeavesTheLocationUnknown() {
             assertThat(classify(healthy().set(ORIGINAL_OFFSET, int4(42))))
-                    .isEqualTo(new Malformed("kafka_dlt-original-offset: expected 8 bytes, got 4"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-offset: expected 8 bytes, got 4"));
         }
 
         @Test
-        void negativeOffsetIsMalformed() {
+        void negativeOffsetLeavesTheLocationUnknown() {
             assertThat(classify(healthy().set(ORIGINAL_OFFSET, long8(-5))))
-                    .isEqualTo(new Malformed("kafka_dlt-original-offset: must be >= 0, was -5"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-offset: must be >= 0, was -5"));
         }
 
         @Test
@@ -154,23 +178,23 @@ class DlqRecordClassifierTest {
 
         @ParameterizedTest
         @ValueSource(strings = {"", "   ", "\t"})
-        void blankTopicIsMalformed(String topic) {
+        void blankTopicLeavesTheLocationUnknown(String topic) {
             assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic)))
-                    .isEqualTo(new Malformed("kafka_dlt-original-topic: blank"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-topic: blank"));
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"orders/v1", "orders v1", "..", ".", "bestellungen-ü"})
-        void illegalTopicNameIsMalformed(String topic) {
+        void illegalTopicNameLeavesTheLocationUnknown(String topic) {
             assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic)))
-                    .isEqualTo(new Malformed("kafka_dlt-original-topic: not a legal Kafka topic name: '" + topic + "'"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-topic: not a legal Kafka topic name: '" + topic + "'"));
         }
 
         @Test
-        void overlongTopicIsMalformedWithABoundedReason() {
+        void overlongTopicLeavesTheLocationUnknownWithABoundedReason() {
             String topic = "t".repeat(250);
 
-            assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic))).isEqualTo(new Malformed(
+            assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic))).isEqualTo(locationUnknown(
                     "kafka_dlt-original-topic: not a legal Kafka topic name: '" + "t".repeat(100) + "…'"));
         }
 
@@ -184,9 +208,9 @@ class DlqRecordClassifierTest {
         }
 
         @Test
-        void topicThatIsNotUtf8IsMalformed() {
+        void topicThatIsNotUtf8LeavesTheLocationUnknown() {
             assertThat(classify(healthy().set(ORIGINAL_TOPIC, new byte[] {'o', (byte) 0xC3})))
-                    .isEqualTo(new Malformed("kafka_dlt-original-topic: not valid UTF-8"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-topic: not valid UTF-8"));
         }
 
         @ParameterizedTest
@@ -214,7 +238,7 @@ class DlqRecordClassifierTest {
 
             assertThat(classify(corruptFirst)).isEqualTo(new Failure(healthyFailure()));
             assertThat(classify(corruptLast))
-                    .isEqualTo(new Malformed("kafka_dlt-original-offset: expected 8 bytes, got 3"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-offset: expected 8 bytes, got 3"));
         }
     }
 
@@ -282,9 +306,22 @@ class DlqRecordClassifierTest {
 
         @ParameterizedTest
         @ValueSource(strings = {"createtime", "CREATE_TIME", "NoTimestampType", ""})
-        void unknownTimestampTypeIsMalformed(String type) {
+        void unknownTimestampTypeKeepsTheInstantAndTheRawType(String type) {
             assertThat(classify(healthy().set(ORIGINAL_TIMESTAMP_TYPE, type))).isEqualTo(
-                    new Malformed("kafka_dlt-original-timestamp-type: unknown timestamp type '" + type + "'"));
+                    new Failure(withTimestamp(OriginalTimestamp.ofEpochMilliWithUnknownType(TIMESTAMP, type))));
+        }
+
+        @Test
+        void timestampTypeWithoutAValueIsKeptAsAnEmptyRawType() {
+            assertThat(classify(healthy().set(ORIGINAL_TIMESTAMP_TYPE, (byte[]) null))).isEqualTo(
+                    new Failure(withTimestamp(OriginalTimestamp.ofEpochMilliWithUnknownType(TIMESTAMP, ""))));
+        }
+
+        @Test
+        void overlongUnknownTimestampTypeIsBounded() {
+            Classification result = classify(healthy().set(ORIGINAL_TIMESTAMP_TYPE, "x".repeat(1000)));
+
+            assertThat(((Failure) result).failure().originalTimestamp().rawType()).isEqualTo("x".repeat(63) + "…");
         }
 
         @Test
@@ -576,9 +613,11 @@ class DlqRecordClassifierTest {
             DlqRecordClassifier json = new DlqRecordClassifier(new ClassifierSettings(null, null, Map.of(TOPIC, "id")));
             for (int i = 0; i < 2_000; i++) {
                 DlqRecordBuilder record = healthy();
+                Set<String> touched = new HashSet<>();
                 for (String name : names) {
                     if (random.nextInt(4) == 0) {
                         record.set(name, random.nextInt(8) == 0 ? null : randomBytes(random));
+                        touched.add(name);
                     }
                 }
                 if (random.nextBoolean()) {
@@ -586,8 +625,29 @@ class DlqRecordClassifierTest {
                 }
                 ConsumerRecord<byte[], byte[]> built = record.build();
 
-                assertThat(classifier.classify(built)).isNotNull();
-                assertThat(json.classify(built)).isNotNull();
+                for (Classification result : List.of(classifier.classify(built), json.classify(built))) {
+                    assertThat(result).isNotNull();
+                    if (result instanceof Malformed malformed) {
+                        // only the group or a corrupt timestamp quarantines; a bug ("classifier error") never does
+                        assertThat(malformed.reason()).startsWith(touched.contains(ORIGINAL_CONSUMER_GROUP) ? "kafka_dlt-" : ORIGINAL_TIMESTAMP + ":");
+                        assertThat(touched).containsAnyOf(ORIGINAL_CONSUMER_GROUP, ORIGINAL_TIMESTAMP);
+                        continue;
+                    }
+                    FailedRecord failure = result instanceof Failure first ? first.failure() : ((RetryFailure) result).failure();
+                    assertThat(result instanceof RetryFailure).isEqualTo(touched.contains(ReplayHeaders.ATTEMPT));
+                    boolean locationTouched = touched.contains(ORIGINAL_TOPIC) || touched.contains(ORIGINAL_PARTITION)
+                            || touched.contains(ORIGINAL_OFFSET);
+                    if (!locationTouched) {
+                        assertThat(failure.originalLocationKnown()).isTrue();
+                        assertThat(failure.failureKey().location()).isEqualTo(new RecordLocation(TOPIC, PARTITION, OFFSET));
+                    } else if (!failure.originalLocationKnown()) {
+                        assertThat(failure.failureKey().location()).isEqualTo(DLQ_LOCATION);
+                        assertThat(failure.locationUnknownReason()).startsWith("kafka_dlt-original-");
+                    }
+                    if (!touched.contains(ORIGINAL_CONSUMER_GROUP)) {
+                        assertThat(failure.failureKey().consumerGroup()).isEqualTo(GROUP);
+                    }
+                }
             }
         }
 

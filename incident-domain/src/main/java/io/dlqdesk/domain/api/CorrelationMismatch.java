@@ -1,7 +1,7 @@
 package io.dlqdesk.domain.api;
 
 /**
- * Stable codes of the nine correlation checks. A re-failure that fails any of them is not linked to
+ * Stable codes of the nine correlation checks (and of {@link #FAILURE_KEY_TAKEN}). A re-failure that fails any of them is not linked to
  * the incident it names; it opens its own incident, whose {@link IncidentOpened} lists them.
  * A missing or malformed header fails its check. Never rename or reuse a code.
  */
@@ -23,5 +23,12 @@ public enum CorrelationMismatch {
     /** 8. The original timestamp (instant and type) differs or is missing. */
     ORIGINAL_TIMESTAMP_MISMATCH,
     /** 9. The SHA-256 of the full failing value is not the hash recorded at replay time. */
-    VALUE_HASH_MISMATCH
+    VALUE_HASH_MISMATCH,
+    /**
+     * Not one of the nine: the record's failure key (original location and group) is already a
+     * failure of the incident, recorded with other content (eventId, key, value hash, original
+     * timestamp or replay headers). A redelivery is equal by content; this record cannot be that
+     * failure, so it is kept as an incident of its own, keyed by its DLQ record.
+     */
+    FAILURE_KEY_TAKEN
 }

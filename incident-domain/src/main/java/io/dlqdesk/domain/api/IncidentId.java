@@ -34,6 +34,21 @@ public record IncidentId(String value) {
         return new IncidentId(PREFIX + HexFormat.of().formatHex(digest, 0, HASH_BYTES));
     }
 
+    /**
+     * The id of an incident keyed by the DLQ record that reported it, not by the failure key: for a
+     * failure whose original location is unknown, and for a record whose failure key is already
+     * taken by different content. Starts with NUL (a topic cannot), so it never equals {@link #of}.
+     */
+    public static IncidentId ofDlqRecord(RecordLocation dlqLocation) {
+        String canonical = "\0dlq\0" + dlqLocation.topic() + '\0' + dlqLocation.partition() + '\0' + dlqLocation.offset();
+        return new IncidentId(PREFIX + HexFormat.of().formatHex(Sha256.digest(canonical.getBytes(StandardCharsets.UTF_8)), 0, HASH_BYTES));
+    }
+
+    /** The id a failure opens: from its failure key, or from its DLQ record when the original location is unknown. */
+    public static IncidentId forFailure(FailedRecord failure) {
+        return failure.originalLocationKnown() ? of(failure.failureKey()) : ofDlqRecord(failure.dlqLocation());
+    }
+
     /** The id of one replay attempt of this incident: the replay saga's and the outbox row's key. */
     public String replayId(int attempt) {
         CommandArguments.requireAttempt(attempt);

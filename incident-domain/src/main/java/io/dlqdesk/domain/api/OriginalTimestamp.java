@@ -3,8 +3,14 @@ package io.dlqdesk.domain.api;
 import java.time.Instant;
 import java.util.Objects;
 
-/** The original record's timestamp and its type (Kafka timestamps are whole milliseconds, not negative). */
-public record OriginalTimestamp(Instant instant, TimestampType type) {
+/**
+ * The original record's timestamp and its type (Kafka timestamps are whole milliseconds, not negative).
+ * {@code rawType} is the header's text when the type is {@link TimestampType#UNKNOWN} (kept, not
+ * guessed), and null otherwise.
+ */
+public record OriginalTimestamp(Instant instant, TimestampType type, String rawType) {
+
+    public static final int MAX_RAW_TYPE_LENGTH = 64;
 
     public OriginalTimestamp {
         Objects.requireNonNull(instant, "instant");
@@ -15,9 +21,24 @@ public record OriginalTimestamp(Instant instant, TimestampType type) {
         if (instant.getNano() % 1_000_000 != 0) {
             throw new IllegalArgumentException("a Kafka timestamp has millisecond precision: " + instant);
         }
+        if ((type == TimestampType.UNKNOWN) != (rawType != null)) {
+            throw new IllegalArgumentException("the raw type is kept exactly when the type is UNKNOWN");
+        }
+        if (rawType != null && rawType.length() > MAX_RAW_TYPE_LENGTH) {
+            throw new IllegalArgumentException("rawType must be at most " + MAX_RAW_TYPE_LENGTH + " characters");
+        }
+    }
+
+    public OriginalTimestamp(Instant instant, TimestampType type) {
+        this(instant, type, null);
     }
 
     public static OriginalTimestamp ofEpochMilli(long epochMilli, TimestampType type) {
         return new OriginalTimestamp(Instant.ofEpochMilli(epochMilli), type);
+    }
+
+    /** A timestamp whose type header named no Kafka type: the instant is still known, the raw text is kept. */
+    public static OriginalTimestamp ofEpochMilliWithUnknownType(long epochMilli, String rawType) {
+        return new OriginalTimestamp(Instant.ofEpochMilli(epochMilli), TimestampType.UNKNOWN, Objects.requireNonNull(rawType, "rawType"));
     }
 }

@@ -4,6 +4,8 @@ import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.CorrelationMismatch;
+import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.IncidentReopened;
 import io.dlqdesk.domain.api.IncidentResolved;
@@ -56,9 +58,19 @@ public class IncidentHistoryProjection {
     void on(IncidentOpened event, @SequenceNumber long seq, @Timestamp Instant at) {
         String detail = failure(event.failure());
         if (!event.correlationMismatches().isEmpty()) {
-            detail += "; a re-failure that did not correlate: " + event.correlationMismatches();
+            detail += event.correlationMismatches().contains(CorrelationMismatch.FAILURE_KEY_TAKEN)
+                    ? "; its failure key is taken by another record, so it is keyed by its DLQ record: " + event.correlationMismatches()
+                    : "; a re-failure that did not correlate: " + event.correlationMismatches();
         }
         row(event.incidentId(), seq, "IncidentOpened", at, null, null, detail);
+    }
+
+    @EventHandler
+    void on(DuplicateDeliveryRecorded event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "DuplicateDeliveryRecorded", at, null, null, "the same failure of "
+                + location(event.failureKey().topic(), event.failureKey().partition(), event.failureKey().offset())
+                + " delivered again (DLQ " + location(event.dlqLocation().topic(), event.dlqLocation().partition(),
+                event.dlqLocation().offset()) + ")");
     }
 
     @EventHandler
@@ -168,8 +180,13 @@ public class IncidentHistoryProjection {
         var key = failure.failureKey();
         String exception = failure.exception() == null ? "no exception recorded"
                 : failure.exception().exceptionClass() + (failure.exception().message() == null ? "" : ": " + failure.exception().message());
-        return "group " + key.consumerGroup() + " failed on " + location(key.topic(), key.partition(), key.offset()) + " (DLQ "
-                + location(failure.dlqLocation().topic(), failure.dlqLocation().partition(), failure.dlqLocation().offset()) + "): " + exception;
+        String dlq = location(failure.dlqLocation().topic(), failure.dlqLocation().partition(), failure.dlqLocation().offset());
+        String where = failure.originalLocationKnown()
+                ? location(key.topic(), key.partition(), key.offset()) + " (DLQ " + dlq + ")"
+                : "a record whose original location is unknown (" + failure.locationUnknownReason() + "; DLQ " + dlq + ")";
+        String timestamp = failure.originalTimestamp() != null && failure.originalTimestamp().rawType() != null
+                ? " [original timestamp type '" + failure.originalTimestamp().rawType() + "' is not a Kafka type]" : "";
+        return "group " + key.consumerGroup() + " failed on " + where + ": " + exception + timestamp;
     }
 
     private static String location(String topic, int partition, long offset) {

@@ -1,5 +1,6 @@
 package io.dlqdesk.projections.incident;
 
+import io.dlqdesk.domain.api.CorrelationMismatch;
 import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.PublishStatus;
 import jakarta.persistence.Column;
@@ -12,6 +13,9 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /** One row per incident: the list view. */
 @Entity
@@ -62,12 +66,26 @@ class IncidentSummaryEntity {
     @Column(name = "last_publish_status", length = 16)
     private PublishStatus lastPublishStatus;
 
+    @Column(name = "duplicate_deliveries", nullable = false)
+    private int duplicateDeliveries;
+
+    @Column(name = "last_duplicate_at")
+    private Instant lastDuplicateAt;
+
+    /** Comma-separated codes; null when the incident is not a record that failed correlation. */
+    @Column(name = "correlation_mismatches", length = 512)
+    private String correlationMismatches;
+
+    @Column(name = "location_unknown_reason", length = 500)
+    private String locationUnknownReason;
+
     protected IncidentSummaryEntity() {
         // for JPA
     }
 
     IncidentSummaryEntity(String incidentId, String topic, int partition, long offset, String consumerGroup,
-                          IncidentStatus status, Instant detectedAt, ExceptionGroup group) {
+                          IncidentStatus status, Instant detectedAt, ExceptionGroup group, List<CorrelationMismatch> mismatches,
+                          String locationUnknownReason) {
         this.incidentId = incidentId;
         this.topic = topic;
         this.partition = partition;
@@ -80,6 +98,16 @@ class IncidentSummaryEntity {
         this.exceptionFingerprint = group.fingerprint();
         this.failureCount = 1;
         this.attemptCount = 0;
+        this.correlationMismatches = mismatches.isEmpty() ? null
+                : mismatches.stream().map(CorrelationMismatch::name).collect(Collectors.joining(","));
+        this.locationUnknownReason = locationUnknownReason;
+    }
+
+    void deliveredAgain(Instant at) {
+        this.duplicateDeliveries++;
+        if (lastDuplicateAt == null || at.isAfter(lastDuplicateAt)) {
+            this.lastDuplicateAt = at;
+        }
     }
 
     void status(IncidentStatus status) {
@@ -119,6 +147,9 @@ class IncidentSummaryEntity {
 
     IncidentSummaryView toView() {
         return new IncidentSummaryView(incidentId, topic, partition, offset, consumerGroup, status, detectedAt, exceptionClass,
-                exceptionGroup, exceptionFingerprint, failureCount, attemptCount, lastPublishStatus);
+                exceptionGroup, exceptionFingerprint, failureCount, attemptCount, lastPublishStatus, duplicateDeliveries, lastDuplicateAt,
+                correlationMismatches == null ? List.of()
+                        : Arrays.stream(correlationMismatches.split(",")).map(CorrelationMismatch::valueOf).toList(),
+                locationUnknownReason == null, locationUnknownReason);
     }
 }

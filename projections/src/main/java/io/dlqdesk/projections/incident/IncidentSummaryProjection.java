@@ -1,5 +1,6 @@
 package io.dlqdesk.projections.incident;
 
+import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentId;
@@ -47,7 +48,13 @@ public class IncidentSummaryProjection {
         var key = event.failureKey();
         ExceptionGroup group = ExceptionGroup.of(event.failure().exception());
         counts.opened(repository.save(new IncidentSummaryEntity(event.incidentId().value(), key.topic(), key.partition(), key.offset(),
-                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt(), group)), group);
+                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt(), group, event.correlationMismatches(),
+                event.failure().locationUnknownReason())), group);
+    }
+
+    @EventHandler
+    void on(DuplicateDeliveryRecorded event) {
+        summary(event.incidentId()).deliveredAgain(event.detectedAt());
     }
 
     @EventHandler

@@ -1,0 +1,21 @@
+package io.dlqdesk.domain;
+
+import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.OriginalTimestamp;
+import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.ReplayHeaders;
+
+/**
+ * What makes two deliveries of a failure the same failure: with the failure key, the record's
+ * eventId, key bytes, value hash, original timestamp and the replay headers it carried. The
+ * exception text and the DLQ location may differ between deliveries; none of these may.
+ */
+record DeliveredContent(EventId eventId, RecordKey key, PayloadHash valueHash, OriginalTimestamp originalTimestamp,
+                        ReplayHeaders replayHeaders) {
+
+    static DeliveredContent of(FailedRecord failure, ReplayHeaders replayHeaders) {
+        return new DeliveredContent(failure.eventId(), failure.key(), failure.valueHash(), failure.originalTimestamp(), replayHeaders);
+    }
+}
