@@ -2,6 +2,7 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,26 +49,28 @@ class MalformedInputIT {
         String group = "ingest-" + nonce;
         IngestLedger.createTopic(broker, dlqTopic, 1, Map.of("max.message.bytes", String.valueOf(5 * ONE_MIB)));
 
+        // only a record without its failing group, or with a corrupt timestamp, cannot become an incident
         Map<String, String> quarantineReasonByCase = new LinkedHashMap<>();
-        quarantineReasonByCase.put("no original topic", "kafka_dlt-original-topic");
-        quarantineReasonByCase.put("no original partition", "kafka_dlt-original-partition");
-        quarantineReasonByCase.put("no original offset", "kafka_dlt-original-offset");
         quarantineReasonByCase.put("no failing group", "kafka_dlt-original-consumer-group");
-        quarantineReasonByCase.put("3-byte partition", "expected 4 bytes, got 3");
-        quarantineReasonByCase.put("negative offset", "kafka_dlt-original-offset");
         quarantineReasonByCase.put("4-byte timestamp", "kafka_dlt-original-timestamp");
-        quarantineReasonByCase.put("unknown timestamp type", "kafka_dlt-original-timestamp-type");
-        quarantineReasonByCase.put("illegal topic name", "kafka_dlt-original-topic");
         Map<String, DltRecord> malformed = new LinkedHashMap<>();
-        malformed.put("no original topic", ours(original, 1).without("kafka_dlt-original-topic"));
-        malformed.put("no original partition", ours(original, 2).without("kafka_dlt-original-partition"));
-        malformed.put("no original offset", ours(original, 3).without("kafka_dlt-original-offset"));
         malformed.put("no failing group", ours(original, 4).without("kafka_dlt-original-consumer-group"));
-        malformed.put("3-byte partition", ours(original, 5).without("kafka_dlt-original-partition").header("kafka_dlt-original-partition", new byte[] {0, 0, 1}));
-        malformed.put("negative offset", ours(original, 6).without("kafka_dlt-original-offset").header("kafka_dlt-original-offset", long8(-5)));
         malformed.put("4-byte timestamp", ours(original, 7).without("kafka_dlt-original-timestamp").header("kafka_dlt-original-timestamp", new byte[] {0, 0, 0, 1}));
-        malformed.put("unknown timestamp type", ours(original, 8).without("kafka_dlt-original-timestamp-type").header("kafka_dlt-original-timestamp-type", "Sometime"));
-        malformed.put("illegal topic name", ours(original, 9).without("kafka_dlt-original-topic").header("kafka_dlt-original-topic", "orders/../x"));
+        // the group is known but the original location is not: an incident of the group, keyed by its DLQ record
+        Map<String, String> locationReasonByCase = new LinkedHashMap<>();
+        locationReasonByCase.put("no original topic", "kafka_dlt-original-topic: missing");
+        locationReasonByCase.put("no original partition", "kafka_dlt-original-partition: missing");
+        locationReasonByCase.put("no original offset", "kafka_dlt-original-offset: missing");
+        locationReasonByCase.put("3-byte partition", "expected 4 bytes, got 3");
+        locationReasonByCase.put("negative offset", "kafka_dlt-original-offset: must be >= 0");
+        locationReasonByCase.put("illegal topic name", "kafka_dlt-original-topic: not a legal Kafka topic name");
+        Map<String, DltRecord> locationUnknown = new LinkedHashMap<>();
+        locationUnknown.put("no original topic", ours(original, 1).without("kafka_dlt-original-topic"));
+        locationUnknown.put("no original partition", ours(original, 2).without("kafka_dlt-original-partition"));
+        locationUnknown.put("no original offset", ours(original, 3).without("kafka_dlt-original-offset"));
+        locationUnknown.put("3-byte partition", ours(original, 5).without("kafka_dlt-original-partition").header("kafka_dlt-original-partition", new byte[] {0, 0, 1}));
+        locationUnknown.put("negative offset", ours(original, 6).without("kafka_dlt-original-offset").header("kafka_dlt-original-offset", long8(-5)));
+        locationUnknown.put("illegal topic name", ours(original, 9).without("kafka_dlt-original-topic").header("kafka_dlt-original-topic", "orders/../x"));
 
         byte[] notUtf8 = {'b', 'a', 'd', (byte) 0xC3, (byte) 0x28, '!'};
         byte[] oneMiB = new byte[ONE_MIB];
@@ -88,6 +92,8 @@ class MalformedInputIT {
         incidents.put("offset header twice, the last one counts", ours(original, 999).header("kafka_dlt-original-offset", long8(21)));
         incidents.put("no key", ours(original, 22).key(null));
         incidents.put("empty value", ours(original, 23).value(new byte[0]));
+        incidents.put("unknown timestamp type (kept raw)", ours(original, 8).without("kafka_dlt-original-timestamp-type")
+                .header("kafka_dlt-original-timestamp-type", "Sometime"));
 
         Map<String, Long> dlqOffsets = new LinkedHashMap<>();
         try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 5 * ONE_MIB))) {
@@ -95,6 +101,9 @@ class MalformedInputIT {
                 dlqOffsets.put(entry.getKey(), send(producer, entry.getValue(), dlqTopic));
             }
             for (var entry : incidents.entrySet()) {
+                dlqOffsets.put(entry.getKey(), send(producer, entry.getValue(), dlqTopic));
+            }
+            for (var entry : locationUnknown.entrySet()) {
                 dlqOffsets.put(entry.getKey(), send(producer, entry.getValue(), dlqTopic));
             }
             send(producer, ours(original, 18), dlqTopic); // the same record delivered again
@@ -109,7 +118,7 @@ class MalformedInputIT {
         try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             List<FailureKey> opened = new ArrayList<>();
-            for (long offset : new long[] {10, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23}) {
+            for (long offset : new long[] {8, 10, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23}) {
                 opened.add(new FailureKey(original, 0, offset, OURS));
             }
             await().atMost(WAIT).untilAsserted(() -> {
@@ -127,11 +136,29 @@ class MalformedInputIT {
             assertThat(openedPayload(jdbc, new FailureKey(original, 0, 15, OURS))).contains("ROOT_INCIDENT_MISMATCH");
             assertThat(openedPayload(jdbc, new FailureKey(original, 0, 16, OURS))).contains("ROOT_INCIDENT_MISMATCH");
             assertThat(openedPayload(jdbc, new FailureKey(original, 0, 20, OURS))).doesNotContain("MISMATCH");
+            assertThat(openedPayload(jdbc, new FailureKey(original, 0, 8, OURS))).contains("\"rawType\":\"Sometime\"", "UNKNOWN");
+            // the same record delivered again is counted on its incident, not dropped and not a second incident
+            String twice = RunningApp.get(app, "/api/v1/incidents/" + IncidentId.of(new FailureKey(original, 0, 18, OURS)), "viewer",
+                    RunningApp.PASSWORD).body();
+            assertThat(twice).contains("\"duplicateDeliveries\":1");
+            for (var entry : locationReasonByCase.entrySet()) {
+                String id = IncidentId.ofDlqRecord(new RecordLocation(dlqTopic, 0, dlqOffsets.get(entry.getKey()))).value();
+                String incident = RunningApp.get(app, "/api/v1/incidents/" + id, "viewer", RunningApp.PASSWORD).body();
+                assertThat(incident).as(entry.getKey()).contains("\"consumerGroup\":\"" + OURS + "\"", "\"originalLocationKnown\":false",
+                        entry.getValue());
+            }
+            // such an incident is never replayed: it says where the record was not
+            Replays.setSwitch(app, true);
+            String unknownLocation = IncidentId.ofDlqRecord(new RecordLocation(dlqTopic, 0, dlqOffsets.get("no original offset"))).value();
+            HttpResponse<String> refused = Replays.requestReplay(app, unknownLocation);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+            assertThat(refused.body()).contains("\"LOCATION_UNKNOWN\"");
+            Replays.setSwitch(app, false);
 
             // operators read the quarantine through the API
             String quarantine = RunningApp.get(app, "/api/v1/quarantine?topic=" + dlqTopic + "&size=100", "viewer", RunningApp.PASSWORD).body();
-            assertThat(quarantine).contains("\"total\":" + malformed.size()).contains("kafka_dlt-original-partition: missing")
-                    .contains("\"dlqOffset\":" + dlqOffsets.get("3-byte partition"));
+            assertThat(quarantine).contains("\"total\":" + malformed.size()).contains("kafka_dlt-original-consumer-group: missing")
+                    .contains("\"dlqOffset\":" + dlqOffsets.get("4-byte timestamp"));
 
             // a re-failure naming a real incident that never had a replay: its own incident, recording every failed check
             String existingRoot = IncidentId.of(new FailureKey(original, 0, 10, OURS)).value();

@@ -10,9 +10,10 @@ import java.util.List;
 @ConfigurationProperties("dlqdesk.retention")
 public record RetentionProperties(
         @DefaultValue("5m") Duration clockSkewMargin,
-        @DefaultValue("1h") Duration cleanupDelayMargin,
-        /* how long the consumers of the source topics remember processed eventIds: declare yours */
-        @DefaultValue("8d") Duration consumerIdempotencyRetention,
+        /* the consumers' processed-history cleanup typically runs once a day: a record's eventId may be forgotten a day early */
+        @DefaultValue("1d") Duration cleanupDelayMargin,
+        /* how long the consumers of the source topics remember processed eventIds: declare yours (default: 7d window + margins fit) */
+        @DefaultValue("9d") Duration consumerIdempotencyRetention,
         /* source topics to report on besides those seen in incidents */
         @DefaultValue({}) List<String> topics,
         @DefaultValue("1h") Duration checkInterval,

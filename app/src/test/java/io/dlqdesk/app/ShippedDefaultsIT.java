@@ -1,0 +1,42 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A fresh database under the shipped configuration (RunningApp sets only where the database, the
+ * broker and the port are, and test users): replay is off until an admin turns it on.
+ */
+@RealInfrastructure
+class ShippedDefaultsIT {
+
+    @Test
+    void aFreshDatabaseHasTheReplaySwitchOffUntilAnAdminTurnsItOn(TestDatabase database, KafkaBroker broker) throws Exception {
+        String nonce = "s" + System.nanoTime();
+        try (ConfigurableApplicationContext app = RunningApp.start(database, broker, Map.of(
+                "dlqdesk.ingest.topic-pattern", "it-" + nonce + "-.*\\.dlq",
+                "dlqdesk.events-topic", "it-" + nonce + "-incident-events"))) {
+            HttpResponse<String> state = RunningApp.get(app, "/api/v1/replay-switch", "viewer", RunningApp.PASSWORD);
+            assertThat(state.statusCode()).as(state.body()).isEqualTo(200);
+            assertThat(state.body()).contains("\"on\":false");
+            String id = RunningApp.openIncident(app, new FailureKey("it-" + nonce + "-orders", 0, 1, "billing"), Instant.now()).value();
+            HttpResponse<String> refused = Replays.requestReplay(app, id);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+            assertThat(refused.body()).contains("\"REPLAY_SWITCH_OFF\"");
+
+            Replays.setSwitch(app, true);
+            assertThat(RunningApp.get(app, "/api/v1/replay-switch", "viewer", RunningApp.PASSWORD).body()).contains("\"on\":true");
+            assertThat(Replays.requestReplay(app, id).body()).doesNotContain("REPLAY_SWITCH_OFF");
+        }
+    }
+}

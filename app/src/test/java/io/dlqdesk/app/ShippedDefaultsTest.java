@@ -1,0 +1,41 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.retention.RetentionBudget;
+import io.dlqdesk.retention.RetentionProperties;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The shipped configuration as a user gets it: application.yml bound over the properties' own defaults, nothing set here. */
+class ShippedDefaultsTest {
+
+    private static Binder shipped() throws Exception {
+        List<PropertySource<?>> yaml = new YamlPropertySourceLoader().load("shipped", new ClassPathResource("application.yml"));
+        return new Binder(ConfigurationPropertySources.from(yaml));
+    }
+
+    @Test
+    void theShippedRetentionBudgetHoldsSoTheServiceStarts() throws Exception {
+        Binder binder = shipped();
+        RetentionProperties retention = binder.bindOrCreate("dlqdesk.retention", RetentionProperties.class);
+        Duration replayWindow = binder.bind("dlqdesk.replay-window", Duration.class).get();
+
+        assertThat(new RetentionBudget(replayWindow, retention.clockSkewMargin(), retention.cleanupDelayMargin(),
+                retention.consumerIdempotencyRetention()).violations()).isEmpty();
+    }
+
+    @Test
+    void theCleanupMarginCoversAConsumersDailyHistoryCleanup() throws Exception {
+        // the seed's margin: consumers prune their processed-eventId history once a day
+        assertThat(shipped().bindOrCreate("dlqdesk.retention", RetentionProperties.class).cleanupDelayMargin())
+                .isGreaterThanOrEqualTo(Duration.ofDays(1));
+    }
+}

@@ -1,0 +1,65 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.RetryFailureCorrelated;
+import io.dlqdesk.domain.api.TimestampType;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.SimpleSerializedObject;
+import org.axonframework.serialization.SimpleSerializedType;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Events are forever: payloads stored before a component existed still read, with the component absent. */
+class StoredEventFormTest {
+
+    private final Serializer serializer = new AxonWiring().serializer();
+
+    // the stored form before replayHeaders, locationUnknownReason and rawType existed: the same fields, without them
+    private static final String FAILURE = "{\"failureKey\":{\"topic\":\"orders\",\"partition\":3,\"offset\":42,\"consumerGroup\":\"billing\"},"
+            + "\"dlqLocation\":{\"topic\":\"orders.dlq\",\"partition\":0,\"offset\":9},\"key\":{\"bytes\":\"b3JkZXItNw==\"},"
+            + "\"eventId\":{\"value\":\"evt-0001\"},\"originalTimestamp\":{\"instant\":\"2026-11-28T10:00:00Z\",\"type\":\"CREATE_TIME\"},"
+            + "\"valueHash\":{\"hex\":\"" + "ab".repeat(32) + "\"},\"exception\":{\"exceptionClass\":\"com.example.StockException\",\"message\":\"no stock\"}}";
+
+    private <T> T read(String json, Class<T> type) {
+        return serializer.deserialize(new SimpleSerializedObject<>(json.getBytes(StandardCharsets.UTF_8), byte[].class,
+                new SimpleSerializedType(type.getName(), null)));
+    }
+
+    @Test
+    void anIncidentOpenedOfTheFirstFormReadsWithoutHeadersAndWithAKnownLocation() {
+        IncidentOpened opened = read("{\"incidentId\":{\"value\":\"inc-" + "0".repeat(32) + "\"},\"failure\":" + FAILURE
+                + ",\"detectedAt\":\"2026-11-28T10:01:00Z\",\"replayDeadline\":\"2026-12-05T10:00:00Z\",\"correlationMismatches\":[]}",
+                IncidentOpened.class);
+
+        assertThat(opened.replayHeaders()).isNull();
+        assertThat(opened.failure().originalLocationKnown()).isTrue();
+        assertThat(opened.failure().originalTimestamp().type()).isEqualTo(TimestampType.CREATE_TIME);
+        assertThat(opened.failure().originalTimestamp().rawType()).isNull();
+        assertThat(opened.failureKey().offset()).isEqualTo(42);
+    }
+
+    @Test
+    void aRetryFailureCorrelatedOfTheFirstFormReadsWithoutHeaders() {
+        RetryFailureCorrelated correlated = read("{\"incidentId\":{\"value\":\"inc-" + "0".repeat(32) + "\"},\"failure\":" + FAILURE
+                + ",\"attempt\":1,\"detectedAt\":\"2026-11-28T10:01:00Z\",\"replayDeadline\":\"2026-12-05T10:00:00Z\"}",
+                RetryFailureCorrelated.class);
+
+        assertThat(correlated.headers()).isNull();
+        assertThat(correlated.attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void theNewFormRoundTrips() {
+        IncidentOpened opened = read("{\"incidentId\":{\"value\":\"inc-" + "0".repeat(32) + "\"},\"failure\":" + FAILURE
+                + ",\"detectedAt\":\"2026-11-28T10:01:00Z\",\"replayDeadline\":null,\"correlationMismatches\":[\"FAILURE_KEY_TAKEN\"],"
+                + "\"replayHeaders\":{\"rootIncidentId\":\"x\",\"attempt\":\"1\",\"owner\":\"o\",\"targetGroup\":\"billing\"}}",
+                IncidentOpened.class);
+        var serialized = serializer.serialize(opened, byte[].class);
+
+        assertThat(serializer.<byte[], IncidentOpened>deserialize(serialized)).isEqualTo(opened);
+        assertThat(new String(serialized.getData(), StandardCharsets.UTF_8)).contains("\"replayHeaders\"", "\"locationUnknownReason\"");
+    }
+}
