@@ -55,9 +55,9 @@ public final class EmbeddedMariaDb implements DatabaseServer {
                     .addArg("--skip-ssl")
                     .addArg("--character-set-server=utf8mb4")
                     .addArg("--max-connections=500");
-            config.setExecutable(DBConfiguration.Executable.Server,
-                    inOwnSession(config.build().getExecutable(DBConfiguration.Executable.Server).toPath()).toString());
-            this.db = ChildProcessDb.create(config.build());
+            Path server = config.getExecutable(DBConfiguration.Executable.Server).toPath();
+            config.setExecutable(DBConfiguration.Executable.Server, inOwnSession(server).toString());
+            this.db = ChildProcessDb.create(config.build(), server);
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot prepare embedded MariaDB in " + this.directory, e);
         } catch (IOException e) {
@@ -98,10 +98,14 @@ public final class EmbeddedMariaDb implements DatabaseServer {
             super(configuration);
         }
 
-        static DB create(DBConfiguration configuration) throws ManagedProcessException {
+        /** {@code server}: the real mariadbd, which the unpacking no longer makes executable (the wrapper is the configured one). */
+        static DB create(DBConfiguration configuration, Path server) throws ManagedProcessException {
             ChildProcessDb db = new ChildProcessDb(configuration);
             db.prepareDirectories();
             db.unpackEmbeddedDb();
+            if (!Files.isExecutable(server) && !server.toFile().setExecutable(true)) {
+                throw new ManagedProcessException("cannot make " + server + " executable");
+            }
             db.install();
             return db;
         }
