@@ -162,10 +162,13 @@ class LoopFaultIT {
                 assertThat(handled).containsKey(topic + "/1/" + offset);
             }
             assertThat(committed(broker, topic, 1)).isEqualTo((long) RECORDS_PER_PARTITION);
+            // not even their quarantine rows can be written: after their tries partition 0 is held, its records leave their slots
+            assertThat(loop.health().blockedPartitions()).containsOnlyKeys(topic + "-0");
+            assertThat(loop.health().inFlight()).isZero();
         });
         assertThat(committed(broker, topic, 0)).isNull();
         assertThat(handled.keySet()).noneMatch(key -> key.startsWith(topic + "/0/"));
-        // the failures are the records' own, not an unreachable database: still ready well past the bound
+        // the failures are the records' own, not an unreachable database, and they hold no slot: still ready well past the bound
         await().during(READINESS_BOUND.plusSeconds(2)).atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
     }
 
