@@ -7,6 +7,7 @@ import io.dlqdesk.ingest.loop.DlqConsumerLoop;
 import io.dlqdesk.ingest.quarantine.QuarantineQueries;
 import io.dlqdesk.ingest.loop.IncidentWriter;
 import io.dlqdesk.ingest.loop.IngestMetrics;
+import io.dlqdesk.ingest.loop.LoopHealth;
 import io.dlqdesk.ingest.loop.LoopSettings;
 import io.dlqdesk.ingest.loop.QuarantineStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,6 +25,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -32,7 +34,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -73,7 +74,8 @@ public class IngestConfiguration {
         DlqRecordClassifier classifier = new DlqRecordClassifier(classifierSettings);
         LoopSettings settings = new LoopSettings(Pattern.compile(properties.topicPattern()), properties.malformedPolicy(),
                 properties.maxInFlight(), properties.maxAwaitingCommitPerPartition(), properties.batchSize(), properties.pollTimeout(),
-                properties.commitTimeout(), properties.retryInitialBackoff(), properties.retryMaxBackoff(), properties.restartBackoff());
+                properties.commitTimeout(), properties.retryInitialBackoff(), properties.retryMaxBackoff(), properties.restartBackoff(),
+                properties.maxRecordAttempts());
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, properties.groupId());
@@ -85,17 +87,13 @@ public class IngestConfiguration {
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(500, properties.maxInFlight()));
         // new DLQ topics matching the pattern are picked up within this time
         consumerConfig.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 30_000);
-        AtomicInteger workerNumber = new AtomicInteger();
+        CustomizableThreadFactory workerThreads = new CustomizableThreadFactory("dlq-ingest-worker-");
+        workerThreads.setDaemon(true);
+        LoopHealth health = new LoopHealth(Clock.systemUTC());
         return new DlqConsumerLoop(
                 () -> new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                classifier::classify, writer, settings,
-                Executors.newFixedThreadPool(properties.workers(), runnable -> {
-                    Thread thread = new Thread(runnable, "dlq-ingest-worker-" + workerNumber.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                }),
-                Clock.systemUTC(),
-                loop -> new IngestMetrics(registry, loop));
+                classifier::classify, writer, settings, Executors.newFixedThreadPool(properties.workers(), workerThreads),
+                health, new IngestMetrics(registry, health));
     }
 
     /** Starts the loop once everything it writes through (Axon, the database) is up; stops it first. */
@@ -126,18 +124,18 @@ public class IngestConfiguration {
     }
 
     /**
-     * Readiness: not polling, not writing what it polled, or without a broker for a short while.
+     * Readiness: not polling, records waiting and none written, or without a broker for a short while.
      * Always present, as the group names it; UP when ingest is disabled.
      */
     @Bean
     HealthIndicator dlqIngestHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
-        return indicator(loop, running -> IngestHealthIndicator.readiness(running, properties.readinessTimeout(), Clock.systemUTC()));
+        return indicator(loop, running -> IngestHealthIndicator.readiness(running.health(), properties.readinessTimeout(), Clock.systemUTC()));
     }
 
     /** Liveness: not polling for much longer (a stopped or hung loop), so that the instance is replaced. */
     @Bean
     HealthIndicator dlqIngestLivenessHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
-        return indicator(loop, running -> IngestHealthIndicator.liveness(running, properties.livenessTimeout(), Clock.systemUTC()));
+        return indicator(loop, running -> IngestHealthIndicator.liveness(running.health(), properties.livenessTimeout(), Clock.systemUTC()));
     }
 
     private static HealthIndicator indicator(ObjectProvider<DlqConsumerLoop> loop, Function<DlqConsumerLoop, HealthIndicator> of) {

@@ -35,6 +35,8 @@ public record IngestProperties(
         @NotNull @DefaultValue("200ms") Duration retryInitialBackoff,
         @NotNull @DefaultValue("10s") Duration retryMaxBackoff,
         @NotNull @DefaultValue("2s") Duration restartBackoff,
+        /* tries of a write that fails for a reason of the record's own, before the malformed policy takes it */
+        @Min(1) @DefaultValue("5") int maxRecordAttempts,
         @NotNull @DefaultValue("30s") Duration readinessTimeout,
         @NotNull @DefaultValue("5m") Duration livenessTimeout) {
 }

@@ -6,7 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Micrometer meters of the ingest loop (prefix {@code dlq.ingest}). */
@@ -18,19 +20,32 @@ public final class IngestMetrics {
     private final Counter ignored;
     private final Counter blocked;
     private final Counter restarts;
+    private final Map<WriteFailures.Kind, Counter> writeFailures = new EnumMap<>(WriteFailures.Kind.class);
+    private final Map<MalformedPolicy, Counter> gaveUp = new EnumMap<>(MalformedPolicy.class);
     private final MultiGauge awaitingCommit;
 
-    public IngestMetrics(MeterRegistry registry, DlqConsumerLoop loop) {
+    /** Gauges read the loop's {@link LoopHealth}; counters are moved by the loop and its workers. */
+    public IngestMetrics(MeterRegistry registry, LoopHealth health) {
         consumed = records(registry, "consumed");
         ingested = records(registry, "ingested");
         quarantined = records(registry, "quarantined");
         ignored = records(registry, "ignored");
         blocked = records(registry, "blocked");
         restarts = Counter.builder("dlq.ingest.loop.restarts").description("times the poll loop was restarted after an error").register(registry);
-        Gauge.builder("dlq.ingest.in_flight", loop, l -> l.inFlight().get()).description("records being written").register(registry);
-        Gauge.builder("dlq.ingest.loop.heartbeat.age", loop, DlqConsumerLoop::heartbeatAgeSeconds).baseUnit("seconds")
+        for (WriteFailures.Kind kind : WriteFailures.Kind.values()) {
+            writeFailures.put(kind, Counter.builder("dlq.ingest.write.failures").tag("kind", kind.name().toLowerCase(Locale.ROOT))
+                    .description("failed tries to write a record: connection and transient ones are retried without bound, record ones a bounded number of times")
+                    .register(registry));
+        }
+        for (MalformedPolicy policy : MalformedPolicy.values()) {
+            gaveUp.put(policy, Counter.builder("dlq.ingest.write.given_up").tag("then", policy.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .description("records whose write kept failing for a reason of their own, then quarantined or held at their partition")
+                    .register(registry));
+        }
+        Gauge.builder("dlq.ingest.in_flight", health, LoopHealth::inFlight).description("records being written").register(registry);
+        Gauge.builder("dlq.ingest.loop.heartbeat.age", health, LoopHealth::pollAgeSeconds).baseUnit("seconds")
                 .description("time since the poll loop last polled").register(registry);
-        Gauge.builder("dlq.ingest.paused_partitions", loop, DlqConsumerLoop::blockedCount)
+        Gauge.builder("dlq.ingest.paused_partitions", health, h -> h.blockedPartitions().size())
                 .description("partitions held at a malformed record (pause-partition policy)").register(registry);
         awaitingCommit = MultiGauge.builder("dlq.ingest.awaiting_commit").description("received records not yet committed, per partition")
                 .register(registry);
@@ -62,6 +77,15 @@ public final class IngestMetrics {
 
     void restarted() {
         restarts.increment();
+    }
+
+    void writeFailed(WriteFailures.Kind kind) {
+        writeFailures.get(kind).increment();
+    }
+
+    /** A record failure after its last try, handed to {@code then}: quarantined, or its partition held. */
+    void gaveUp(MalformedPolicy then) {
+        gaveUp.get(then).increment();
     }
 
     void awaitingCommit(Map<String, Integer> byPartition) {

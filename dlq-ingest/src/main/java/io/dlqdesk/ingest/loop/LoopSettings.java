@@ -7,17 +7,20 @@ import java.util.regex.Pattern;
 /**
  * How the loop runs. In-flight work and awaiting-commit records are bounded separately: the first
  * caps work across all partitions, the second stops one slow partition from holding unbounded
- * completed-but-uncommittable records without stopping any other partition's intake.
+ * completed-but-uncommittable records without stopping any other partition's intake. A write that
+ * fails for a reason of the record's own is tried {@code maxRecordAttempts} times, then the malformed
+ * policy takes the record; a transient failure (database unreachable, timeouts, locks) is retried
+ * without bound.
  */
 public record LoopSettings(Pattern topics, MalformedPolicy malformedPolicy, int maxInFlight, int maxAwaitingCommitPerPartition, int batchSize,
                            Duration pollTimeout, Duration commitTimeout, Duration retryInitialBackoff, Duration retryMaxBackoff,
-                           Duration restartBackoff) {
+                           Duration restartBackoff, int maxRecordAttempts) {
 
     public LoopSettings {
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(malformedPolicy, "malformedPolicy");
-        if (maxInFlight < 1 || maxAwaitingCommitPerPartition < 1 || batchSize < 1) {
-            throw new IllegalArgumentException("maxInFlight, maxAwaitingCommitPerPartition and batchSize must be >= 1");
+        if (maxInFlight < 1 || maxAwaitingCommitPerPartition < 1 || batchSize < 1 || maxRecordAttempts < 1) {
+            throw new IllegalArgumentException("maxInFlight, maxAwaitingCommitPerPartition, batchSize and maxRecordAttempts must be >= 1");
         }
         for (Duration duration : new Duration[] {pollTimeout, commitTimeout, retryInitialBackoff, retryMaxBackoff, restartBackoff}) {
             if (duration == null || duration.isNegative() || duration.isZero()) {

@@ -5,7 +5,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.util.List;
 
-/** The durable effect of one classified record. Idempotent; an exception means "transient, try again". */
+/**
+ * The durable effect of one classified record. Idempotent; an exception means the write failed: the
+ * loop retries transient failures without bound and the record's own a bounded number of times
+ * ({@link WriteFailures}), then hands the record to the malformed policy.
+ */
 @FunctionalInterface
 public interface RecordHandler {
 

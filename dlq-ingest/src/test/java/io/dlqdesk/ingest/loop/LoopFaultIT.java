@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
@@ -56,6 +57,11 @@ class LoopFaultIT {
 
     private final Map<String, Integer> handled = new ConcurrentHashMap<>();
     private final AtomicBoolean failNextCommit = new AtomicBoolean();
+    /** Commits outside a rebalance callback are refused (retriably) until a commit inside one has failed or hung. */
+    private volatile boolean commitOnlyInsideRevocation;
+    private final AtomicBoolean failNextCommitInsideRevocation = new AtomicBoolean();
+    private final AtomicInteger commitsFailedInsideRevocation = new AtomicInteger();
+    private final AtomicInteger commitsHungInsideRevocation = new AtomicInteger();
     private volatile CountDownLatch commitGate;
     private volatile boolean failBatches;
     private volatile int alwaysFailsOnPartition = -1;
@@ -81,7 +87,7 @@ class LoopFaultIT {
         loop = startLoop(broker, topic);
 
         awaitAllHandledAndCommitted(broker, topic);
-        assertThat(loop.lastError()).contains("injected commit failure");
+        assertThat(loop.health().lastError()).contains("injected commit failure");
         assertThat(health().getStatus()).isEqualTo(Status.UP);
     }
 
@@ -91,16 +97,20 @@ class LoopFaultIT {
         loop = startLoop(broker, topic);
         awaitAllHandledAndCommitted(broker, topic);
 
-        // the next commit is the one the revocation callback makes when a second member joins
+        // new records are written but their commit is left to the revocation callback, which then fails
+        commitOnlyInsideRevocation = true;
+        failNextCommitInsideRevocation.set(true);
         sendMore(broker, topic);
-        failNextCommit.set(true);
+        awaitAllHandled(topic);
+        assertThat(loop.health().lastError()).as("no failure before the rebalance").isNull();
         try (KafkaConsumer<byte[], byte[]> intruder = intruder(broker, topic)) {
             await().atMost(WAIT).until(() -> {
                 intruder.poll(Duration.ofMillis(100));
-                return loop.lastError() != null;
+                return loop.health().lastError() != null;
             });
         }
-        assertThat(loop.lastError()).contains("injected commit failure");
+        assertThat(commitsFailedInsideRevocation.get()).as("the commit failed inside onPartitionsRevoked").isEqualTo(1);
+        assertThat(loop.health().lastError()).contains("injected commit failure inside onPartitionsRevoked");
         awaitAllHandledAndCommitted(broker, topic);
         await().atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
     }
@@ -112,8 +122,11 @@ class LoopFaultIT {
         awaitAllHandledAndCommitted(broker, topic);
         assertThat(health().getStatus()).isEqualTo(Status.UP);
 
-        sendMore(broker, topic);
+        commitOnlyInsideRevocation = true;
         commitGate = new CountDownLatch(1);
+        sendMore(broker, topic);
+        awaitAllHandled(topic);
+        assertThat(health().getStatus()).isEqualTo(Status.UP);
         try (KafkaConsumer<byte[], byte[]> intruder = intruder(broker, topic)) {
             long stuckSince = System.nanoTime();
             await().atMost(WAIT).until(() -> {
@@ -122,6 +135,7 @@ class LoopFaultIT {
             });
             assertThat(Duration.ofNanos(System.nanoTime() - stuckSince)).isLessThan(READINESS_BOUND.plus(Duration.ofSeconds(20)));
         }
+        assertThat(commitsHungInsideRevocation.get()).as("the loop hangs inside onPartitionsRevoked").isEqualTo(1);
         commitGate.countDown();
         await().atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
         awaitAllHandledAndCommitted(broker, topic);
@@ -148,10 +162,13 @@ class LoopFaultIT {
                 assertThat(handled).containsKey(topic + "/1/" + offset);
             }
             assertThat(committed(broker, topic, 1)).isEqualTo((long) RECORDS_PER_PARTITION);
+            // not even their quarantine rows can be written: after their tries partition 0 is held, its records leave their slots
+            assertThat(loop.health().blockedPartitions()).containsOnlyKeys(topic + "-0");
+            assertThat(loop.health().inFlight()).isZero();
         });
         assertThat(committed(broker, topic, 0)).isNull();
         assertThat(handled.keySet()).noneMatch(key -> key.startsWith(topic + "/0/"));
-        // the failures are the records' own, not an unreachable database: still ready well past the bound
+        // the failures are the records' own, not an unreachable database, and they hold no slot: still ready well past the bound
         await().during(READINESS_BOUND.plusSeconds(2)).atMost(WAIT).until(() -> health().getStatus().equals(Status.UP));
     }
 
@@ -181,7 +198,7 @@ class LoopFaultIT {
         broker.stop();
         try {
             await().atMost(WAIT).until(() -> health().getStatus().equals(Status.DOWN));
-            assertThat(Duration.between(loop.lastHeartbeat(), Instant.now())).as("the loop still polls").isLessThan(READINESS_BOUND);
+            assertThat(Duration.between(loop.health().lastPoll(), Instant.now())).as("the loop still polls").isLessThan(READINESS_BOUND);
         } finally {
             broker.start();
         }
@@ -197,7 +214,7 @@ class LoopFaultIT {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), MalformedPolicy.QUARANTINE, 16, 100, 8,
-                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofMillis(200));
+                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofMillis(200), 3);
         DlqRecordClassifier classifier = new DlqRecordClassifier(ClassifierSettings.defaults());
         RecordHandler recording = new RecordHandler() {
             @Override
@@ -223,14 +240,15 @@ class LoopFaultIT {
                 RecordHandler.super.handleAll(records);
             }
         };
+        LoopHealth loopHealth = new LoopHealth(Clock.systemUTC());
         DlqConsumerLoop started = new DlqConsumerLoop(() -> new FaultyConsumer(config), classifier::classify, recording,
-                settings, Executors.newFixedThreadPool(2), Clock.systemUTC(), self -> new IngestMetrics(new SimpleMeterRegistry(), self));
+                settings, Executors.newFixedThreadPool(2), loopHealth, new IngestMetrics(new SimpleMeterRegistry(), loopHealth));
         started.start();
         return started;
     }
 
     private org.springframework.boot.actuate.health.Health health() {
-        return IngestHealthIndicator.readiness(loop, READINESS_BOUND, Clock.systemUTC()).health();
+        return IngestHealthIndicator.readiness(loop.health(), READINESS_BOUND, Clock.systemUTC()).health();
     }
 
     private void awaitAllHandledAndCommitted(KafkaBroker broker, String topic) throws Exception {
@@ -241,6 +259,16 @@ class LoopFaultIT {
                     assertThat(handled).containsKey(topic + "/" + partition + "/" + offset);
                 }
                 assertThat(committed(broker, topic, partition)).isEqualTo(end);
+            }
+        });
+    }
+
+    private void awaitAllHandled(String topic) {
+        await().atMost(WAIT).untilAsserted(() -> {
+            for (int partition = 0; partition < 2; partition++) {
+                for (long offset = 0; offset < ends.get(topic); offset++) {
+                    assertThat(handled).containsKey(topic + "/" + partition + "/" + offset);
+                }
             }
         });
     }
@@ -295,7 +323,11 @@ class LoopFaultIT {
     }
 
 
-    /** A real consumer whose commits can be made to fail once or to hang, wherever they are made from. */
+    /**
+     * A real consumer whose commits can be made to fail once or to hang; with {@code commitOnlyInsideRevocation}
+     * the fault strikes only a commit made inside a revocation callback (read from the call stack), and
+     * commits made elsewhere are refused retriably until then.
+     */
     private final class FaultyConsumer extends KafkaConsumer<byte[], byte[]> {
 
         FaultyConsumer(Map<String, Object> config) {
@@ -307,6 +339,19 @@ class LoopFaultIT {
             if (failNextCommit.compareAndSet(true, false)) {
                 throw new KafkaException("injected commit failure");
             }
+            if (commitOnlyInsideRevocation) {
+                if (!insideRevocationCallback()) {
+                    throw new RetriableCommitFailedException("held back by the test until the revocation callback commits");
+                }
+                commitOnlyInsideRevocation = false;
+                if (failNextCommitInsideRevocation.compareAndSet(true, false)) {
+                    commitsFailedInsideRevocation.incrementAndGet();
+                    throw new KafkaException("injected commit failure inside onPartitionsRevoked");
+                }
+                if (commitGate != null) {
+                    commitsHungInsideRevocation.incrementAndGet();
+                }
+            }
             CountDownLatch gate = commitGate;
             if (gate != null) {
                 try {
@@ -316,6 +361,10 @@ class LoopFaultIT {
                 }
             }
             super.commitSync(offsets, timeout);
+        }
+
+        private static boolean insideRevocationCallback() {
+            return StackWalker.getInstance().walk(frames -> frames.anyMatch(frame -> frame.getMethodName().equals("onPartitionsRevoked")));
         }
     }
 }
