@@ -138,15 +138,18 @@ class MalformedInputIT {
             assertThat(openedPayload(jdbc, new FailureKey(original, 0, 20, OURS))).doesNotContain("MISMATCH");
             assertThat(openedPayload(jdbc, new FailureKey(original, 0, 8, OURS))).contains("\"rawType\":\"Sometime\"", "UNKNOWN");
             // the same record delivered again is counted on its incident, not dropped and not a second incident
-            String twice = RunningApp.get(app, "/api/v1/incidents/" + IncidentId.of(new FailureKey(original, 0, 18, OURS)), "viewer",
-                    RunningApp.PASSWORD).body();
-            assertThat(twice).contains("\"duplicateDeliveries\":1");
-            for (var entry : locationReasonByCase.entrySet()) {
-                String id = IncidentId.ofDlqRecord(new RecordLocation(dlqTopic, 0, dlqOffsets.get(entry.getKey()))).value();
-                String incident = RunningApp.get(app, "/api/v1/incidents/" + id, "viewer", RunningApp.PASSWORD).body();
-                assertThat(incident).as(entry.getKey()).contains("\"consumerGroup\":\"" + OURS + "\"", "\"originalLocationKnown\":false",
-                        entry.getValue());
-            }
+            // (the read model follows the event store within seconds)
+            await().atMost(WAIT).untilAsserted(() -> {
+                String twice = RunningApp.get(app, "/api/v1/incidents/" + IncidentId.of(new FailureKey(original, 0, 18, OURS)), "viewer",
+                        RunningApp.PASSWORD).body();
+                assertThat(twice).contains("\"duplicateDeliveries\":1");
+                for (var entry : locationReasonByCase.entrySet()) {
+                    String id = IncidentId.ofDlqRecord(new RecordLocation(dlqTopic, 0, dlqOffsets.get(entry.getKey()))).value();
+                    String incident = RunningApp.get(app, "/api/v1/incidents/" + id, "viewer", RunningApp.PASSWORD).body();
+                    assertThat(incident).as(entry.getKey()).contains("\"consumerGroup\":\"" + OURS + "\"",
+                            "\"originalLocationKnown\":false", entry.getValue());
+                }
+            });
             // such an incident is never replayed: it says where the record was not
             Replays.setSwitch(app, true);
             String unknownLocation = IncidentId.ofDlqRecord(new RecordLocation(dlqTopic, 0, dlqOffsets.get("no original offset"))).value();

@@ -134,40 +134,45 @@ class NothingDroppedIT {
                 .without("kafka_dlt-original-timestamp").header("kafka_dlt-original-timestamp", long8(originalTime.toEpochMilli())));
         awaitAllIngested(new TopicPartition(DLQ, 0));
 
-        for (var forged : forgedAt.entrySet()) {
-            JsonNode incident = detail(IncidentId.ofDlqRecord(new RecordLocation(DLQ, 0, forged.getValue())).value()).path("incident");
-            assertThat(mismatches(incident)).as(forged.getKey()).contains(forged.getKey(), "FAILURE_KEY_TAKEN");
-            assertThat(incident.path("status").asText()).isEqualTo("OPEN");
-        }
-        JsonNode otherTopic = detail(IncidentId.of(new FailureKey(ORDERS + "-other", 0, source.offset(), GROUP)).value()).path("incident");
-        assertThat(mismatches(otherTopic)).containsExactly("TOPIC_MISMATCH");
-        JsonNode garbled = detail(IncidentId.ofDlqRecord(new RecordLocation(DLQ, 0, garbledRootAt)).value()).path("incident");
-        assertThat(mismatches(garbled)).containsExactly("ROOT_INCIDENT_MISMATCH", "FAILURE_KEY_TAKEN");
-        JsonNode atRootLocation = detail(IncidentId.ofDlqRecord(new RecordLocation(DLQ, 0, rootLocationAt)).value()).path("incident");
-        assertThat(mismatches(atRootLocation)).containsExactly("FAILURE_KEY_TAKEN");
+        // every outcome is in the event store now; the read models follow within seconds
+        await().atMost(WAIT).untilAsserted(() -> {
+            for (var forged : forgedAt.entrySet()) {
+                JsonNode incident = detail(IncidentId.ofDlqRecord(new RecordLocation(DLQ, 0, forged.getValue())).value()).path("incident");
+                assertThat(mismatches(incident)).as(forged.getKey()).contains(forged.getKey(), "FAILURE_KEY_TAKEN");
+                assertThat(incident.path("status").asText()).isEqualTo("OPEN");
+            }
+            JsonNode otherTopic = detail(IncidentId.of(new FailureKey(ORDERS + "-other", 0, source.offset(), GROUP)).value()).path("incident");
+            assertThat(mismatches(otherTopic)).containsExactly("TOPIC_MISMATCH");
+            JsonNode garbled = detail(IncidentId.ofDlqRecord(new RecordLocation(DLQ, 0, garbledRootAt)).value()).path("incident");
+            assertThat(mismatches(garbled)).containsExactly("ROOT_INCIDENT_MISMATCH", "FAILURE_KEY_TAKEN");
+            JsonNode atRootLocation = detail(IncidentId.ofDlqRecord(new RecordLocation(DLQ, 0, rootLocationAt)).value()).path("incident");
+            assertThat(mismatches(atRootLocation)).containsExactly("FAILURE_KEY_TAKEN");
 
-        JsonNode rootNow = detail(root);
-        assertThat(rootNow.path("incident").path("status").asText()).as("no forgery reopens the root").isEqualTo("RESOLVED");
-        assertThat(rootNow.path("incident").path("failureCount").asInt()).as("no forgery joins the root").isEqualTo(1);
-        assertThat(rootNow.path("incident").path("duplicateDeliveries").asInt()).as("the exact duplicate is counted").isEqualTo(1);
-        assertThat(rootNow.path("incident").path("lastDuplicateAt").isNull()).isFalse();
+            JsonNode rootNow = detail(root);
+            assertThat(rootNow.path("incident").path("status").asText()).as("no forgery reopens the root").isEqualTo("RESOLVED");
+            assertThat(rootNow.path("incident").path("failureCount").asInt()).as("no forgery joins the root").isEqualTo(1);
+            assertThat(rootNow.path("incident").path("duplicateDeliveries").asInt()).as("the exact duplicate is counted").isEqualTo(1);
+            assertThat(rootNow.path("incident").path("lastDuplicateAt").isNull()).isFalse();
+            assertThat(RunningApp.get(app, "/api/v1/incidents/" + root + "/history", "viewer", RunningApp.PASSWORD).body())
+                    .contains("DuplicateDeliveryRecorded", DLQ + "/0@" + exactDuplicateAt);
+        });
         assertThat(Replays.events(app, root, "RetryFailureCorrelated")).isZero();
         assertThat(Replays.events(app, root, "IncidentReopened")).isZero();
-        assertThat(RunningApp.get(app, "/api/v1/incidents/" + root + "/history", "viewer", RunningApp.PASSWORD).body())
-                .contains("DuplicateDeliveryRecorded", DLQ + "/0@" + exactDuplicateAt);
 
         // the allowed side: the genuine re-failure joins the root and reopens it
         long genuineAt = sendTo(DLQ, 0, reFailureOf(replayed, replayed.offset()));
         awaitAllIngested(new TopicPartition(DLQ, 0));
-        JsonNode reopened = detail(root).path("incident");
-        assertThat(reopened.path("status").asText()).isEqualTo("OPEN");
-        assertThat(reopened.path("failureCount").asInt()).isEqualTo(2);
-        assertThat(RunningApp.get(app, "/api/v1/incidents/" + root + "/history", "viewer", RunningApp.PASSWORD).body())
-                .contains(DLQ + "/0@" + genuineAt);
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode reopened = detail(root).path("incident");
+            assertThat(reopened.path("status").asText()).isEqualTo("OPEN");
+            assertThat(reopened.path("failureCount").asInt()).isEqualTo(2);
+            assertThat(RunningApp.get(app, "/api/v1/incidents/" + root + "/history", "viewer", RunningApp.PASSWORD).body())
+                    .contains(DLQ + "/0@" + genuineAt);
+        });
         // and read again from another DLQ record it is a counted duplicate, not a second failure
         sendTo(DLQ, 0, reFailureOf(replayed, replayed.offset()));
         awaitAllIngested(new TopicPartition(DLQ, 0));
-        assertThat(detail(root).path("incident").path("duplicateDeliveries").asInt()).isEqualTo(2);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(detail(root).path("incident").path("duplicateDeliveries").asInt()).isEqualTo(2));
         assertThat(detail(root).path("incident").path("failureCount").asInt()).isEqualTo(2);
     }
 
@@ -227,8 +232,8 @@ class NothingDroppedIT {
         MeterRegistry meters = app.getBean(MeterRegistry.class);
         assertThat(meters.get("dlq.ingest.records").tag("outcome", "ignored").counter().count()).isGreaterThanOrEqualTo(notOurs);
         // and through the API: a duplicate is counted on the incident it repeats
-        JsonNode first = detail(IncidentId.of(good.get(0)).value()).path("incident");
-        assertThat(first.path("duplicateDeliveries").asInt()).isEqualTo(1);
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(detail(IncidentId.of(good.get(0)).value()).path("incident").path("duplicateDeliveries").asInt()).isEqualTo(1));
     }
 
     /** Every trace a DLQ record of {@code dlqTopic} left, by its location: incidents and their events, and quarantine rows. */

@@ -46,7 +46,7 @@ class PoisonIsolationIT {
                 assertThat(broker.committedOffset(scenario.groupId(), scenario.otherTopic())).isEqualTo(scenario.endOf(scenario.otherTopic()));
             });
             assertThat(jdbc.queryForObject("SELECT reason FROM dlq_quarantine WHERE dlq_topic = ? AND dlq_offset = ?", String.class,
-                    scenario.badPartition().topic(), scenario.badOffset())).contains("kafka_dlt-original-partition");
+                    scenario.badPartition().topic(), scenario.badOffset())).contains("kafka_dlt-original-consumer-group");
         }
 
         try (ConfigurableApplicationContext app = RunningApp.start(database, broker, config)) {
@@ -118,9 +118,9 @@ class PoisonIsolationIT {
                 String ordersOriginal = "orders-" + nonce;
                 String paymentsOriginal = "payments-" + nonce;
                 FailureKey first = send(producer, orders, 0, ordersOriginal, 0, 100);
-                // no original partition header: it can never become an incident
+                // no failing group: it cannot be attributed, so it can never become an incident
                 long badOffset = producer.send(DltRecord.failure(ordersOriginal, 0, 101, FAILING_GROUP)
-                        .without("kafka_dlt-original-partition").to(orders, 0)).get(30, TimeUnit.SECONDS).offset();
+                        .without("kafka_dlt-original-consumer-group").to(orders, 0)).get(30, TimeUnit.SECONDS).offset();
                 FailureKey afterBad = send(producer, orders, 0, ordersOriginal, 0, 102);
                 FailureKey p1a = send(producer, orders, 1, ordersOriginal, 1, 200);
                 FailureKey p1b = send(producer, orders, 1, ordersOriginal, 1, 201);
