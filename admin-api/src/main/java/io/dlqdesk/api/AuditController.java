@@ -1,7 +1,7 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
-import io.dlqdesk.projections.asof.IncidentAsOf;
+import io.dlqdesk.projections.asof.IncidentsAsOfPage;
 import io.dlqdesk.projections.history.AuditPage;
 import io.dlqdesk.projections.history.ListAuditQuery;
 import io.dlqdesk.projections.incident.CountIncidentsQuery;
@@ -48,10 +48,14 @@ public class AuditController {
         return queries.query(new ListAuditQuery(principal, from, to, page, size), AuditPage.class).join();
     }
 
-    /** The incidents and their statuses as they stood at {@code at}, computed by replaying the events recorded up to then. */
+    /**
+     * The incidents and their statuses as they stood at {@code at}, as the events recorded up to then say, by incident id,
+     * paged; from a read model of status intervals, so the cost does not grow with the length of the history.
+     */
     @GetMapping("/api/v1/audit/incidents-as-of")
-    public List<IncidentAsOf> incidentsAsOf(@RequestParam Instant at) {
-        return queries.query(new FindIncidentsAsOfQuery(at), ResponseTypes.multipleInstancesOf(IncidentAsOf.class)).join();
+    public IncidentsAsOfPage incidentsAsOf(@RequestParam Instant at, @RequestParam(defaultValue = "0") int page,
+                                           @RequestParam(defaultValue = "100") int size) {
+        return queries.query(new FindIncidentsAsOfQuery(at, page, size), IncidentsAsOfPage.class).join();
     }
 
     private static CountIncidentsQuery.Dimension dimension(String by) {

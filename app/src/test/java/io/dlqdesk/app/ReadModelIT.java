@@ -17,6 +17,11 @@ import io.dlqdesk.domain.api.ResolveIncidentCommand;
 import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
+import io.dlqdesk.projections.asof.IncidentAsOf;
+import io.dlqdesk.projections.asof.IncidentStatusIntervalProjection;
+import io.dlqdesk.projections.asof.IncidentsAsOfPage;
 import io.dlqdesk.projections.history.IncidentHistoryProjection;
 import io.dlqdesk.projections.incident.IncidentSummaryProjection;
 import io.dlqdesk.projections.readiness.ReplayAttemptProjection;
@@ -28,7 +33,10 @@ import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.common.stream.BlockingStream;
 import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -138,11 +146,14 @@ class ReadModelIT {
         commands.sendAndWait(new ResolveIncidentCommand(id, action("bob", "fixed by deploy 1.4.3")));
         Instant afterResolve = Instant.now();
 
-        assertThat(get("/api/v1/audit/incidents-as-of?at=" + beforeOpen)).doesNotContain(id.value());
-        assertThat(get("/api/v1/audit/incidents-as-of?at=" + whileOpen)).contains("\"incidentId\":\"" + id.value() + "\"")
+        // the as-of read model follows the event store within seconds
+        await().atMost(WAIT).untilAsserted(() -> assertThat(get("/api/v1/audit/incidents-as-of?size=500&at=" + afterResolve))
+                .containsPattern("\"incidentId\":\"" + id.value() + "\"[^}]*\"status\":\"RESOLVED\""));
+        assertThat(get("/api/v1/audit/incidents-as-of?size=500&at=" + beforeOpen)).doesNotContain(id.value());
+        assertThat(get("/api/v1/audit/incidents-as-of?size=500&at=" + whileOpen)).contains("\"incidentId\":\"" + id.value() + "\"")
                 .containsPattern("\"incidentId\":\"" + id.value() + "\"[^}]*\"status\":\"OPEN\"");
-        assertThat(get("/api/v1/audit/incidents-as-of?at=" + afterResolve))
-                .containsPattern("\"incidentId\":\"" + id.value() + "\"[^}]*\"status\":\"RESOLVED\"");
+        assertThat(RunningApp.get(app, "/api/v1/audit/incidents-as-of?at=" + afterResolve + "&size=501", "viewer", RunningApp.PASSWORD)
+                .statusCode()).isEqualTo(400);
 
         String topic = "audited-" + NONCE;
         await().atMost(WAIT).until(() -> get("/api/v1/incident-counts?by=topic")
@@ -155,6 +166,99 @@ class ReadModelIT {
         assertThat(get("/api/v1/audit?principal=bob")).containsSubsequence("\"eventType\":\"IncidentResolved\"",
                 "\"eventType\":\"IncidentAcknowledged\"").doesNotContain("\"principal\":\"alice\"");
         assertThat(RunningApp.get(app, "/api/v1/audit/incidents-as-of", "viewer", RunningApp.PASSWORD).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void theLedgerAsOfAnInstantFromTheReadModelEqualsAReplayOfTheEventsUpToIt() throws Exception {
+        String topic = "as-of-" + NONCE;
+        IncidentId resolved = open(topic, 1, "g", "X", "x");
+        IncidentId acked = open(topic, 2, "g", "X", "x");
+        IncidentId discarded = open(topic, 3, "g", "X", "x");
+        open(topic, 4, "g", "X", "x");
+        commands.sendAndWait(new AcknowledgeIncidentCommand(resolved, action("dave", "mine")));
+        commands.sendAndWait(new AcknowledgeIncidentCommand(acked, action("dave", "mine")));
+        commands.sendAndWait(new ResolveIncidentCommand(resolved, action("dave", "fixed")));
+        commands.sendAndWait(new AcknowledgeIncidentCommand(discarded, action("dave", "mine")));
+        commands.sendAndWait(new io.dlqdesk.domain.api.DiscardIncidentCommand(discarded, action("dave", "test data")));
+
+        // the instants that matter are the events' own: exactly at one, and a nanosecond before it
+        List<Instant> instants = new java.util.ArrayList<>();
+        for (TrackedEventMessage<?> event : events()) {
+            instants.add(event.getTimestamp());
+            instants.add(event.getTimestamp().minusNanos(1));
+        }
+        instants.add(Instant.EPOCH);
+        instants.add(Instant.now().plusSeconds(60));
+        awaitCaughtUp();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(asOfFromReadModel(instants.get(instants.size() - 1)))
+                .isEqualTo(asOfFromEvents(instants.get(instants.size() - 1))));
+        for (Instant at : instants) {
+            assertThat(asOfFromReadModel(at)).as("as of " + at).isEqualTo(asOfFromEvents(at));
+        }
+        assertThat(asOfFromReadModel(instants.get(instants.size() - 1))).extracting(IncidentAsOf::status)
+                .contains(IncidentStatus.OPEN, IncidentStatus.ACKED, IncidentStatus.RESOLVED, IncidentStatus.DISCARDED);
+    }
+
+    /** Every page of the read model's answer. */
+    private static List<IncidentAsOf> asOfFromReadModel(Instant at) {
+        QueryGateway queries = app.getBean(QueryGateway.class);
+        List<IncidentAsOf> all = new java.util.ArrayList<>();
+        for (int page = 0; ; page++) {
+            IncidentsAsOfPage answer = queries.query(new FindIncidentsAsOfQuery(at, page, 7), IncidentsAsOfPage.class).join();
+            all.addAll(answer.items());
+            if ((long) (page + 1) * 7 >= answer.total()) {
+                assertThat(all).hasSize((int) answer.total());
+                return all;
+            }
+        }
+    }
+
+    /** The oracle: replay every event recorded at or before {@code at}, in order, as the first version of this query did. */
+    private static List<IncidentAsOf> asOfFromEvents(Instant at) throws Exception {
+        Map<String, IncidentAsOf> incidents = new java.util.TreeMap<>();
+        for (TrackedEventMessage<?> message : events()) {
+            if (message.getTimestamp().isAfter(at)) {
+                continue;
+            }
+            Instant when = message.getTimestamp();
+            Object event = message.getPayload();
+            if (event instanceof io.dlqdesk.domain.api.IncidentOpened opened) {
+                var key = opened.failureKey();
+                incidents.put(opened.incidentId().value(), new IncidentAsOf(opened.incidentId().value(), key.topic(), key.partition(),
+                        key.offset(), key.consumerGroup(), IncidentStatus.OPEN, when));
+                continue;
+            }
+            String id = null;
+            IncidentStatus status = null;
+            if (event instanceof io.dlqdesk.domain.api.IncidentAcknowledged e) {
+                id = e.incidentId().value();
+                status = IncidentStatus.ACKED;
+            } else if (event instanceof io.dlqdesk.domain.api.IncidentResolved e) {
+                id = e.incidentId().value();
+                status = IncidentStatus.RESOLVED;
+            } else if (event instanceof io.dlqdesk.domain.api.IncidentDiscarded e) {
+                id = e.incidentId().value();
+                status = IncidentStatus.DISCARDED;
+            } else if (event instanceof io.dlqdesk.domain.api.IncidentReopened e) {
+                id = e.incidentId().value();
+                status = IncidentStatus.OPEN;
+            }
+            IncidentAsOf before = id == null ? null : incidents.get(id);
+            if (before != null) {
+                incidents.put(id, new IncidentAsOf(id, before.topic(), before.partition(), before.offset(), before.consumerGroup(), status, when));
+            }
+        }
+        return List.copyOf(incidents.values());
+    }
+
+    private static List<TrackedEventMessage<?>> events() throws Exception {
+        List<TrackedEventMessage<?>> all = new java.util.ArrayList<>();
+        try (BlockingStream<TrackedEventMessage<?>> stream = app.getBean(EventStore.class).openStream(null)) {
+            while (stream.hasNextAvailable()) {
+                all.add(stream.nextAvailable());
+            }
+        }
+        return all;
     }
 
     @Test
@@ -173,10 +277,11 @@ class ReadModelIT {
         List<Map<String, Object>> counts = table("SELECT * FROM incident_count WHERE incidents <> 0 ORDER BY dimension, value, status");
         List<Map<String, Object>> groups = table("SELECT * FROM exception_group ORDER BY exception_group");
         List<Map<String, Object>> attempts = table("SELECT * FROM replay_attempt ORDER BY incident_id, attempt");
+        List<Map<String, Object>> intervals = table("SELECT * FROM incident_status_interval ORDER BY incident_id, seq");
 
         EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
         for (String group : List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
-                ReplayAttemptProjection.PROCESSING_GROUP)) {
+                ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP)) {
             StreamingEventProcessor processor = processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow();
             processor.shutDown();
             processor.resetTokens();
@@ -188,6 +293,7 @@ class ReadModelIT {
             assertThat(table("SELECT * FROM incident_count WHERE incidents <> 0 ORDER BY dimension, value, status")).isEqualTo(counts);
             assertThat(table("SELECT * FROM exception_group ORDER BY exception_group")).isEqualTo(groups);
             assertThat(table("SELECT * FROM replay_attempt ORDER BY incident_id, attempt")).isEqualTo(attempts);
+            assertThat(table("SELECT * FROM incident_status_interval ORDER BY incident_id, seq")).isEqualTo(intervals);
         });
         assertThat(summaries).isNotEmpty();
     }
@@ -195,7 +301,7 @@ class ReadModelIT {
     private static void awaitCaughtUp() {
         EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
         await().atMost(WAIT).until(() -> List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
-                        ReplayAttemptProjection.PROCESSING_GROUP).stream()
+                        ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP).stream()
                 .allMatch(group -> processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow()
                         .processingStatus().values().stream().allMatch(status -> status.isCaughtUp() && !status.isReplaying())));
     }

@@ -1,0 +1,113 @@
+package io.dlqdesk.projections.asof;
+
+import io.dlqdesk.domain.api.IncidentAcknowledged;
+import io.dlqdesk.domain.api.IncidentDiscarded;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.IncidentReopened;
+import io.dlqdesk.domain.api.IncidentResolved;
+import io.dlqdesk.domain.api.IncidentStatus;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.SequenceNumber;
+import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Point-in-time audit: each incident's statuses as intervals of event time, so "the ledger as it
+ * stood at T" is one indexed query, paged, instead of a replay of the whole event store. The
+ * answer is what the events recorded at or before T say (an event at exactly T counts), as a replay
+ * of them would give; a test holds the two equal. Like every read model it follows the event store
+ * within seconds, and it is rebuilt from events on a reset.
+ */
+@Component
+@ProcessingGroup(IncidentStatusIntervalProjection.PROCESSING_GROUP)
+public class IncidentStatusIntervalProjection {
+
+    /** Explicit, so that moving this class never resets its token. */
+    public static final String PROCESSING_GROUP = "incident-as-of";
+    private static final long OPEN_ENDED = Long.MAX_VALUE;
+    private static final String COLUMNS = "incident_id, topic, partition_no, record_offset, consumer_group, status, valid_from";
+    private static final String HOLDING_AT = " FROM incident_status_interval WHERE valid_from <= ? AND valid_to > ?";
+
+    private final JdbcTemplate jdbc;
+
+    IncidentStatusIntervalProjection(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @EventHandler
+    void on(IncidentOpened event, @SequenceNumber long seq, @Timestamp Instant at) {
+        var key = event.failureKey();
+        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no,"
+                        + " record_offset, consumer_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq",
+                event.incidentId().value(), seq, IncidentStatus.OPEN.name(), nanos(at), OPEN_ENDED, key.topic(), key.partition(), key.offset(),
+                key.consumerGroup());
+    }
+
+    @EventHandler
+    void on(IncidentAcknowledged event, @SequenceNumber long seq, @Timestamp Instant at) {
+        changed(event.incidentId(), seq, IncidentStatus.ACKED, at);
+    }
+
+    @EventHandler
+    void on(IncidentResolved event, @SequenceNumber long seq, @Timestamp Instant at) {
+        changed(event.incidentId(), seq, IncidentStatus.RESOLVED, at);
+    }
+
+    @EventHandler
+    void on(IncidentDiscarded event, @SequenceNumber long seq, @Timestamp Instant at) {
+        changed(event.incidentId(), seq, IncidentStatus.DISCARDED, at);
+    }
+
+    @EventHandler
+    void on(IncidentReopened event, @SequenceNumber long seq, @Timestamp Instant at) {
+        changed(event.incidentId(), seq, IncidentStatus.OPEN, at);
+    }
+
+    /** Ends the interval that holds and starts the next; the location is the incident's own, copied from its first interval. */
+    private void changed(IncidentId incidentId, long seq, IncidentStatus status, Instant at) {
+        long from = nanos(at);
+        jdbc.update("UPDATE incident_status_interval SET valid_to = ? WHERE incident_id = ? AND valid_to = ? AND seq < ?",
+                from, incidentId.value(), OPEN_ENDED, seq);
+        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no,"
+                        + " record_offset, consumer_group) SELECT incident_id, ?, ?, ?, ?, topic, partition_no, record_offset, consumer_group"
+                        + " FROM incident_status_interval WHERE incident_id = ? ORDER BY seq LIMIT 1 ON DUPLICATE KEY UPDATE seq = VALUES(seq)",
+                seq, status.name(), from, OPEN_ENDED, incidentId.value());
+    }
+
+    @QueryHandler
+    IncidentsAsOfPage handle(FindIncidentsAsOfQuery query) {
+        long at = nanos(query.at());
+        List<IncidentAsOf> items = jdbc.query("SELECT " + COLUMNS + HOLDING_AT + " ORDER BY incident_id LIMIT ? OFFSET ?",
+                IncidentStatusIntervalProjection::incident, at, at, query.size(), (long) query.page() * query.size());
+        Long total = jdbc.queryForObject("SELECT COUNT(*)" + HOLDING_AT, Long.class, at, at);
+        return new IncidentsAsOfPage(query.at(), items, query.page(), query.size(), total == null ? 0 : total);
+    }
+
+    @ResetHandler
+    void reset() {
+        jdbc.update("DELETE FROM incident_status_interval");
+    }
+
+    private static long nanos(Instant instant) {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+    }
+
+    private static Instant instant(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+
+    private static IncidentAsOf incident(ResultSet row, int number) throws SQLException {
+        return new IncidentAsOf(row.getString("incident_id"), row.getString("topic"), row.getInt("partition_no"), row.getLong("record_offset"),
+                row.getString("consumer_group"), IncidentStatus.valueOf(row.getString("status")), instant(row.getLong("valid_from")));
+    }
+}
