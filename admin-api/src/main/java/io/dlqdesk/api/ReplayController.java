@@ -5,11 +5,14 @@ import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
+import io.dlqdesk.replay.source.PartitionEndReader;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -22,6 +25,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.time.Clock;
+import java.util.OptionalLong;
 
 /**
  * Replay commands: replay an incident's original record (operator), end an attempt whose outbox
@@ -33,15 +37,17 @@ public class ReplayController {
     private final ReplayRequester requester;
     private final ReplaySwitch replaySwitch;
     private final ReplayOutbox outbox;
+    private final PartitionEndReader ends;
     private final QueryGateway queries;
     private final CommandGateway commands;
     private final Clock clock = Clock.systemUTC();
 
-    public ReplayController(ReplayRequester requester, ReplaySwitch replaySwitch, ReplayOutbox outbox, QueryGateway queries,
-                            CommandGateway commands) {
+    public ReplayController(ReplayRequester requester, ReplaySwitch replaySwitch, ReplayOutbox outbox, PartitionEndReader ends,
+                            QueryGateway queries, CommandGateway commands) {
         this.requester = requester;
         this.replaySwitch = replaySwitch;
         this.outbox = outbox;
+        this.ends = ends;
         this.queries = queries;
         this.commands = commands;
     }
@@ -69,7 +75,11 @@ public class ReplayController {
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(new ReplayAccepted(incidentId.value(), outcome.attempt()));
     }
 
-    /** Allowed only when the attempt's outbox row is really gone; a row that exists gets its result the normal way. */
+    /**
+     * Allowed only when the attempt's outbox row is really gone; a row that exists gets its result the normal way.
+     * Once the row's place is taken nothing can publish the attempt any more: the end offset of its target
+     * partition, read then, bounds where a replay of it that went out earlier can lie (the rollback check needs it).
+     */
     @PostMapping("/api/v1/incidents/{id}/attempts/{attempt}/publish-unknown")
     public ResponseEntity<Void> markPublishUnknown(@PathVariable String id, @PathVariable int attempt,
                                                    @RequestBody(required = false) IncidentCommandController.Reason body, Authentication caller) {
@@ -81,7 +91,8 @@ public class ReplayController {
         // "absent" must stay true: take the row's place so a saga that writes it later cannot publish it
         boolean taken = outbox.abandonIfAbsent(incidentId, attempt);
         try {
-            commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, taken, action));
+            Long endOffset = taken ? targetEndOffset(incidentId) : null;
+            commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, taken, action, endOffset));
         } catch (RuntimeException e) {
             if (taken) {
                 outbox.releaseAbandoned(incidentId, attempt);
@@ -89,6 +100,15 @@ public class ReplayController {
             throw e;
         }
         return ResponseEntity.noContent().build();
+    }
+
+    /** The end offset of the partition the incident's replays go to (its original one); null when it cannot be read. */
+    private Long targetEndOffset(IncidentId incidentId) {
+        return queries.query(new FindIncidentSummaryQuery(incidentId), ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
+                .map(incident -> ends.endOffset(incident.topic(), incident.partition()))
+                .filter(OptionalLong::isPresent)
+                .map(OptionalLong::getAsLong)
+                .orElse(null);
     }
 
     @GetMapping("/api/v1/replay-switch")

@@ -64,7 +64,11 @@ class ReplayEndToEndIT {
                 "dlqdesk.ingest.topic-pattern", ORDERS.replace("-", "\\-") + "\\.dlq",
                 "dlqdesk.ingest.group-id", "ingest-" + NONCE,
                 "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
-                "dlqdesk.replay.poll-interval", "200ms"));
+                "dlqdesk.replay.poll-interval", "200ms",
+                // two failed tries end an attempt PUBLISH_FAILED: a mark that fails after the ack must never count as one
+                "dlqdesk.replay.max-tries", "2",
+                // and a mark that cannot be written within this is left for the next round, which sends again
+                "dlqdesk.replay.mark-sent-retry-for", "500ms"));
         Replays.setSwitch(app, true);
         orders = new OrdersService(broker, ORDERS, GROUP);
         orders.start();
@@ -150,7 +154,10 @@ class ReplayEndToEndIT {
         assertThat(orders.deliveriesOf(eventId)).isGreaterThanOrEqualTo(3); // the original, replay 1, replay 2
     }
 
-    /** The broker acknowledged, then the database update failed (as in a crash): the row is sent again. */
+    /**
+     * The broker acknowledged, then the database update failed for longer than the poller keeps trying to write it (as
+     * in a crash): the row is sent again, none of those rounds is a failed try, and the attempt ends PUBLISHED.
+     */
     @Test
     void aCrashBetweenTheBrokersAckAndTheDatabaseUpdatePublishesAgainAndTheRecordIsProcessedOnce() throws Exception {
         String eventId = "evt-" + NONCE + "-crash";
@@ -170,6 +177,9 @@ class ReplayEndToEndIT {
 
         assertThat(Replays.requestReplay(app, id).statusCode()).isEqualTo(202);
         await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISHED\"");
+        assertThat(jdbc.queryForObject("SELECT tries FROM replay_outbox WHERE incident_id = ?", Integer.class, id))
+                .as("only the SENT mark counts: a failed mark after the ack is no failed try").isEqualTo(1);
         TopicPartition partition = new TopicPartition(ORDERS, 2);
         List<ConsumerRecord<byte[], byte[]>> published = Replays.replaysOn(broker, partition, sent.offset() + 1, id);
         assertThat(published).as("published at least twice").hasSizeGreaterThanOrEqualTo(2)

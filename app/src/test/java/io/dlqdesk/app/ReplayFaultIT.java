@@ -11,8 +11,12 @@ import org.axonframework.eventhandling.StreamingEventProcessor;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +27,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -101,8 +106,10 @@ class ReplayFaultIT {
             broker.start();
         }
         assertThat(row(id).tries()).isEqualTo(3);
+        assertThat(row(id).endOffsetAtDecision()).as("the broker was down at the decision: its end offset is unknown").isNull();
         await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
-        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"", "after 3 tries");
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"", "after 3 tries",
+                "\"endOffsetAtDecision\":null");
     }
 
     @Test
@@ -126,11 +133,14 @@ class ReplayFaultIT {
         String id = acceptedReplay();
         app.getBean(JdbcTemplate.class).update("UPDATE replay_outbox SET replay_deadline = TIMESTAMPADD(SECOND, -1, UTC_TIMESTAMP(6)) "
                 + "WHERE replay_id = ?", IncidentId.parse(id).replayId(1));
+        long end = endOffset();
         poll();
         assertThat(row(id).status()).isEqualTo(OutboxRow.Status.FAILED);
         assertThat(row(id).lastError()).contains("past the replay deadline");
+        assertThat(row(id).endOffsetAtDecision()).as("the target partition's end when it was decided").isEqualTo(end);
         await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
-        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"");
+        assertThat(Replays.lastPayload(app, id, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"",
+                "\"endOffsetAtDecision\":" + end);
     }
 
     /** The saga lags: an admin marks the attempt unknown before its row exists; the row written later is never published. */
@@ -178,8 +188,9 @@ class ReplayFaultIT {
         await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8))
                 .until(() -> Replays.events(app, id, "PublishResultRecorded") == 0); // never guessed failed
         assertThat(RunningApp.post(app, path, "operator", "{\"reason\":\"row is gone\"}").statusCode()).isEqualTo(403);
+        long end = endOffset();
         assertThat(RunningApp.post(app, path, "admin", "{\"reason\":\"row is gone, checked the topic by hand\"}").statusCode()).isEqualTo(204);
-        assertThat(Replays.lastPayload(app, id, "PublishMarkedUnknown")).contains("\"principal\":\"admin\"");
+        assertThat(Replays.lastPayload(app, id, "PublishMarkedUnknown")).contains("\"principal\":\"admin\"", "\"endOffsetAtDecision\":" + end);
         assertThat(Replays.requestReplay(app, id).body()).contains("\"PUBLISH_UNKNOWN\"");
     }
 
@@ -209,6 +220,15 @@ class ReplayFaultIT {
 
     private static OutboxRow row(String id) {
         return app.getBean(ReplayOutbox.class).find(IncidentId.parse(id).replayId(1)).orElseThrow();
+    }
+
+    /** The end offset of the one orders partition (nothing else writes to it while a test runs). */
+    private static long endOffset() {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers()), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(ORDERS, 0);
+            return consumer.endOffsets(List.of(partition)).get(partition);
+        }
     }
 
     private static void poll() {

@@ -81,6 +81,9 @@ class RollbackReadinessIT {
                 Map.entry("dlqdesk.events-topic", "it-" + NONCE + "-incident-events"),
                 Map.entry("dlqdesk.replay.allowed-topics", "it-.*"),
                 Map.entry("dlqdesk.replay.poll-interval", "200ms"),
+                // two failed tries end an attempt PUBLISH_FAILED: a refused mark after the ack must never count as one
+                Map.entry("dlqdesk.replay.max-tries", "2"),
+                Map.entry("dlqdesk.replay.mark-sent-retry-for", "10s"),
                 Map.entry("dlqdesk.rollback.observation-interval", "300ms"),
                 Map.entry("dlqdesk.rollback.consumer-retry-window", RETRY_BOUND.toString()),
                 Map.entry("dlqdesk.rollback.ingest-delay", "0s"),
@@ -136,11 +139,22 @@ class RollbackReadinessIT {
             assertThat(check.condition("NO_ATTEMPT_REQUESTED").path("observed").path("requestedAttempts").asLong()).isEqualTo(1);
 
             // an admin decides the outcome is unknown: the row's place is taken, so the saga can never publish it
+            long end = endOffset(new TopicPartition(ORDERS, 0));
             assertThat(RunningApp.post(app, "/api/v1/incidents/" + failure.incidentId() + "/attempts/1/publish-unknown", "admin",
                     "{\"reason\":\"saga stuck\"}").statusCode()).isEqualTo(204);
             await().atMost(WAIT).until(() -> "PUBLISH_UNKNOWN".equals(attemptStatus(failure.incidentId())));
             assertThat(jdbc.queryForObject("SELECT decided_at FROM replay_attempt WHERE incident_id = ? AND attempt = 1", java.time.LocalDateTime.class,
                     failure.incidentId())).as("the mark is the decision the retry bound counts from").isNotNull();
+
+            // it may have gone out all the same, below the end offset read when it was marked: the group must reach it
+            Check unknown = check();
+            assertThat(unknown.unmet()).as(unknown.body()).containsExactly("REPLAYS_CONSUMED");
+            JsonNode notConsumed = unknown.condition("REPLAYS_CONSUMED").path("observed").path("maybePublishedNotConsumed");
+            assertThat(notConsumed).hasSize(1);
+            assertThat(notConsumed.get(0).path("targetGroup").asText()).isEqualTo(failure.group());
+            assertThat(notConsumed.get(0).path("endOffsetAtDecision").asLong()).isEqualTo(end);
+            assertThat(notConsumed.get(0).path("committedOffset").asText()).isEqualTo("none");
+            commit(failure.group(), end);
         } finally {
             saga.start();
         }
@@ -224,12 +238,17 @@ class RollbackReadinessIT {
         RecordMetadata source = producer.send(Replays.record(ORDERS, 0, System.currentTimeMillis(), bytes("k-behind"), bytes("{}"),
                 "evt-behind-" + NONCE)).get(30, TimeUnit.SECONDS);
         String id = IncidentId.of(new FailureKey(ORDERS, 0, source.offset(), group)).value();
+        // every refusal is written to a non-transactional table first, so it stays when the SIGNAL rolls the insert back
+        jdbc.execute("CREATE TABLE IF NOT EXISTS it_ingest_refusals (aggregate_identifier VARCHAR(36) NOT NULL) ENGINE = MyISAM");
         jdbc.execute("DROP TRIGGER IF EXISTS it_ingest_stuck");
         jdbc.execute("CREATE TRIGGER it_ingest_stuck BEFORE INSERT ON domain_event_entry FOR EACH ROW BEGIN "
-                + "IF NEW.aggregate_identifier = '" + id + "' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'ingest stuck'; END IF; END");
+                + "IF NEW.aggregate_identifier = '" + id + "' THEN INSERT INTO it_ingest_refusals VALUES (NEW.aggregate_identifier); "
+                + "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'ingest stuck'; END IF; END");
         try {
             Replays.sendFailure(producer, source, group, bytes("k-behind"), bytes("{}"), "evt-behind-" + NONCE, Instant.now(), DLQ);
-            Thread.sleep(3_000); // time enough for ingest to take the record, were it able to store it
+            // ingest took the record and was refused twice: it is held on it, not merely slow to get there
+            await().atMost(WAIT).until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM it_ingest_refusals WHERE aggregate_identifier = ?",
+                    Integer.class, id) >= 2);
 
             Check check = check();
             assertThat(check.status()).isEqualTo(409);
@@ -277,6 +296,100 @@ class RollbackReadinessIT {
         Check check = check();
         assertThat(check.verdict()).as(check.body()).isEqualTo("READY");
         assertThat(broker.committedOffset(INGEST_GROUP, dlq)).as("the marker is still ahead of the committed offset").isEqualTo(end - 1);
+    }
+
+    /**
+     * The broker acknowledged; then the database refused to mark the row SENT three times (more than max-tries): the
+     * poller keeps writing the mark, counts no failed try, and the attempt ends PUBLISHED, never PUBLISH_FAILED.
+     */
+    @Test
+    void anAcknowledgedSendWhoseRowUpdateFailsEndsPublishedNeverPublishFailed() throws Exception {
+        String group = "acked-" + NONCE;
+        Failure failure = failedRecord(ORDERS, group, "acked");
+        commit(group, failure.source().offset() + 1);
+        double failedTries = counter("dlq.replay.failed_tries");
+        refuseSentMarks(failure.incidentId(), 3);
+        try {
+            long replayed = replayAndAwaitPublished(failure);
+
+            assertThat(refusedSentMarks(failure.incidentId())).as("the SENT mark was refused after the ack").isEqualTo(3);
+            assertThat(Replays.events(app, failure.incidentId(), "PublishResultRecorded")).isEqualTo(1);
+            assertThat(Replays.lastPayload(app, failure.incidentId(), "PublishResultRecorded")).contains("\"status\":\"PUBLISHED\"");
+            assertThat(jdbc.queryForObject("SELECT tries FROM replay_outbox WHERE incident_id = ?", Integer.class, failure.incidentId()))
+                    .as("only the SENT mark counts as a try").isEqualTo(1);
+            assertThat(counter("dlq.replay.failed_tries")).isEqualTo(failedTries);
+            assertThat(check().unmet()).containsExactly("REPLAYS_CONSUMED");
+            commit(group, replayed + 1);
+        } finally {
+            allowSentMarks();
+        }
+        awaitReady();
+    }
+
+    /**
+     * A replay went out (acknowledged, its SENT mark refused), then its row passed its replay deadline and the attempt
+     * ended PUBLISH_FAILED with the partition's end offset at that moment: NOT_READY while the target group is below that
+     * offset — one below is still refused — and READY once it reaches it.
+     */
+    @Test
+    void aPublishFailedAttemptWhoseRecordLandedIsNotReadyUntilTheTargetGroupReachesTheEndOffsetRecordedAtItsDecision() throws Exception {
+        String group = "landed-" + NONCE;
+        Failure failure = failedRecord(ORDERS, group, "landed");
+        commit(group, failure.source().offset() + 1);
+        TopicPartition orders = new TopicPartition(ORDERS, 0);
+        refuseSentMarks(failure.incidentId(), Integer.MAX_VALUE);
+        long end;
+        try {
+            assertThat(Replays.requestReplay(app, failure.incidentId()).statusCode()).isEqualTo(202);
+            await().atMost(WAIT).until(() -> !Replays.replaysOn(broker, orders, failure.source().offset() + 1, failure.incidentId()).isEmpty());
+            jdbc.update("UPDATE replay_outbox SET replay_deadline = TIMESTAMPADD(SECOND, -1, UTC_TIMESTAMP(6)) WHERE incident_id = ?",
+                    failure.incidentId());
+            await().atMost(WAIT).until(() -> "PUBLISH_FAILED".equals(attemptStatus(failure.incidentId())));
+            end = jdbc.queryForObject("SELECT end_offset_at_decision FROM replay_attempt WHERE incident_id = ? AND attempt = 1", Long.class,
+                    failure.incidentId());
+        } finally {
+            allowSentMarks();
+        }
+        List<Long> landed = Replays.replaysOn(broker, orders, failure.source().offset() + 1, failure.incidentId()).stream()
+                .map(record -> record.offset()).toList();
+        assertThat(landed).as("the replay did go out").isNotEmpty().allSatisfy(offset -> assertThat(offset).isLessThan(end));
+        assertThat(Replays.lastPayload(app, failure.incidentId(), "PublishResultRecorded"))
+                .contains("\"status\":\"PUBLISH_FAILED\"", "\"endOffsetAtDecision\":" + end);
+
+        Check check = check();
+        assertThat(check.status()).isEqualTo(409);
+        assertThat(check.unmet()).containsExactly("REPLAYS_CONSUMED");
+        JsonNode notConsumed = check.condition("REPLAYS_CONSUMED").path("observed").path("maybePublishedNotConsumed");
+        assertThat(notConsumed).hasSize(1);
+        assertThat(notConsumed.get(0).path("targetGroup").asText()).isEqualTo(group);
+        assertThat(notConsumed.get(0).path("endOffsetAtDecision").asLong()).isEqualTo(end);
+        assertThat(notConsumed.get(0).path("committedOffset").asLong()).isEqualTo(failure.source().offset() + 1);
+
+        commit(group, end - 1); // the last replay that landed is not read yet
+        Check below = check();
+        assertThat(below.unmet()).as(below.body()).containsExactly("REPLAYS_CONSUMED");
+        assertThat(below.condition("REPLAYS_CONSUMED").path("observed").path("maybePublishedNotConsumed")).hasSize(1);
+
+        commit(group, end);
+        Check reached = check();
+        assertThat(reached.verdict()).as(reached.body()).isEqualTo("READY");
+    }
+
+    @Test
+    void attemptsDecidedBeforeTheHorizonAreLeftOutAndCounted() throws Exception {
+        String group = "old-" + NONCE;
+        Failure failure = failedRecord(ORDERS, group, "old");
+        long replayed = replayAndAwaitPublished(failure); // not consumed by its group, but decided before the horizon below
+
+        CLOCK.shift(Duration.ofDays(2)); // every attempt so far was decided more than the 24 h horizon ago
+        Check check = check();
+        assertThat(check.verdict()).as(check.body()).isEqualTo("READY");
+        JsonNode observed = check.condition("REPLAYS_CONSUMED").path("observed");
+        assertThat(observed.path("attemptsDecidedBeforeHorizon").asLong()).isPositive()
+                .isEqualTo(jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status <> 'REQUESTED'", Long.class));
+        assertThat(observed.path("replaysChecked").asInt()).isZero();
+        assertThat(observed.path("maybePublishedChecked").asInt()).isZero();
+        commit(group, replayed + 1); // inside the horizon again for the next test
     }
 
     @Test
@@ -333,7 +446,7 @@ class RollbackReadinessIT {
 
     // --- the pieces ---
 
-    private record Failure(RecordMetadata source, String incidentId) {
+    private record Failure(RecordMetadata source, String incidentId, String group) {
     }
 
     /** A record on {@code topic} that {@code group} failed on and dead-lettered; returns once its incident is open. */
@@ -344,7 +457,7 @@ class RollbackReadinessIT {
         RecordMetadata source = producer.send(Replays.record(topic, 0, System.currentTimeMillis(), key, value, eventId)).get(30, TimeUnit.SECONDS);
         String id = Replays.sendFailure(producer, source, group, key, value, eventId, Instant.now(), DLQ);
         await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
-        return new Failure(source, id);
+        return new Failure(source, id, group);
     }
 
     /** The offset the replay was published at. */
@@ -354,6 +467,35 @@ class RollbackReadinessIT {
         await().atMost(WAIT).until(() -> "PUBLISHED".equals(attemptStatus(failure.incidentId())));
         return jdbc.queryForObject("SELECT published_offset FROM replay_attempt WHERE incident_id = ? AND attempt = 1", Long.class,
                 failure.incidentId());
+    }
+
+    /**
+     * The first {@code times} updates that mark the incident's outbox row SENT are refused. Each refusal is counted in a
+     * non-transactional table first, so the count stays when the SIGNAL rolls the update back.
+     */
+    private static void refuseSentMarks(String incidentId, int times) {
+        jdbc.execute("CREATE TABLE IF NOT EXISTS it_sent_refusals (incident_id VARCHAR(36) NOT NULL) ENGINE = MyISAM");
+        jdbc.execute("CREATE TABLE IF NOT EXISTS it_refuse_sent (incident_id VARCHAR(36) NOT NULL, times INT NOT NULL)");
+        jdbc.update("INSERT INTO it_refuse_sent VALUES (?, ?)", incidentId, times);
+        jdbc.execute("DROP TRIGGER IF EXISTS it_refuse_sent_mark");
+        jdbc.execute("CREATE TRIGGER it_refuse_sent_mark BEFORE UPDATE ON replay_outbox FOR EACH ROW BEGIN "
+                + "IF NEW.status = 'SENT' AND OLD.status = 'PENDING' AND (SELECT COUNT(*) FROM it_sent_refusals s "
+                + "WHERE s.incident_id = NEW.incident_id) < (SELECT COALESCE(MAX(r.times), 0) FROM it_refuse_sent r "
+                + "WHERE r.incident_id = NEW.incident_id) THEN INSERT INTO it_sent_refusals VALUES (NEW.incident_id); "
+                + "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'marking SENT refused after the ack'; END IF; END");
+    }
+
+    private static int refusedSentMarks(String incidentId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM it_sent_refusals WHERE incident_id = ?", Integer.class, incidentId);
+    }
+
+    private static void allowSentMarks() {
+        jdbc.execute("DROP TRIGGER IF EXISTS it_refuse_sent_mark");
+    }
+
+    private static double counter(String name) {
+        var counter = app.getBean(io.micrometer.core.instrument.MeterRegistry.class).find(name).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private static StreamingEventProcessor processor(String group) {

@@ -149,7 +149,7 @@ public class Incident {
             throw refused(IncidentErrorCode.OUTBOX_ROW_NOT_CONFIRMED_ABSENT,
                     "a row that exists will get its result; confirm it is gone first");
         }
-        apply(new PublishMarkedUnknown(incidentId, attempt.number(), attempt.claimedFailure(), command.markedBy()));
+        apply(new PublishMarkedUnknown(incidentId, attempt.number(), attempt.claimedFailure(), command.markedBy(), command.endOffsetAtDecision()));
     }
 
     /** Throws RetryFailureNotCorrelatedException (with every failed check) rather than lose or misfile the record. */

@@ -106,6 +106,13 @@ class IncidentPublishTest {
     }
 
     @Test
+    void theMarkCarriesTheTargetPartitionsEndOffsetReadWhenItWasDecided() {
+        fixture.given(opened(), replayRequested(1, ROOT_KEY))
+                .when(new MarkPublishUnknownCommand(ID, 1, true, ALICE, 1234L))
+                .expectEvents(new PublishMarkedUnknown(ID, 1, ROOT_KEY, ALICE, 1234L));
+    }
+
+    @Test
     void publishUnknownIsRefusedWhileTheOutboxRowIsNotConfirmedAbsent() {
         fixture.given(opened(), replayRequested(1, ROOT_KEY))
                 .when(new MarkPublishUnknownCommand(ID, 1, false, ALICE))

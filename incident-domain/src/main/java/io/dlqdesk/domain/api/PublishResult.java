@@ -5,10 +5,16 @@ import java.util.Objects;
 
 /**
  * The outcome of publishing a replay, decided by the outbox poller: PUBLISHED with the location the
- * broker gave it, or PUBLISH_FAILED with a reason (the record may still have gone out: a failure
- * after the broker's ack looks the same). {@code decidedAt} is the poller's decision time.
+ * broker gave it, or PUBLISH_FAILED with a reason. A failed one may still have gone out (a timed-out
+ * send can land), so it carries the target partition's end offset when it was decided:
+ * any replay of it lies below that offset. {@code decidedAt} is the poller's decision time.
+ *
+ * @param endOffsetAtDecision PUBLISH_FAILED only: the end offset (high-water mark) of the original
+ *                            topic-partition read when the attempt was decided; null when it could not be
+ *                            read, and in results stored before it was recorded (read as "unknown")
  */
-public record PublishResult(PublishStatus status, RecordLocation publishedAt, String failureReason, Instant decidedAt) {
+public record PublishResult(PublishStatus status, RecordLocation publishedAt, String failureReason, Instant decidedAt,
+                            Long endOffsetAtDecision) {
 
     public static final int MAX_REASON_LENGTH = 2000;
 
@@ -21,6 +27,9 @@ public record PublishResult(PublishStatus status, RecordLocation publishedAt, St
                 if (failureReason != null) {
                     throw new IllegalArgumentException("a published record has no failure reason");
                 }
+                if (endOffsetAtDecision != null) {
+                    throw new IllegalArgumentException("a published record has its location, not an end offset");
+                }
             }
             case PUBLISH_FAILED -> {
                 Objects.requireNonNull(failureReason, "failureReason");
@@ -30,16 +39,29 @@ public record PublishResult(PublishStatus status, RecordLocation publishedAt, St
                 if (publishedAt != null) {
                     throw new IllegalArgumentException("a failed publish has no location");
                 }
+                if (endOffsetAtDecision != null && endOffsetAtDecision < 0) {
+                    throw new IllegalArgumentException("an end offset is not negative, was " + endOffsetAtDecision);
+                }
             }
             default -> throw new IllegalArgumentException("a publish result is PUBLISHED or PUBLISH_FAILED, not " + status);
         }
     }
 
-    public static PublishResult published(RecordLocation publishedAt, Instant decidedAt) {
-        return new PublishResult(PublishStatus.PUBLISHED, publishedAt, null, decidedAt);
+    /** A result without an end offset (PUBLISHED, or a failure whose end offset is unknown). */
+    public PublishResult(PublishStatus status, RecordLocation publishedAt, String failureReason, Instant decidedAt) {
+        this(status, publishedAt, failureReason, decidedAt, null);
     }
 
+    public static PublishResult published(RecordLocation publishedAt, Instant decidedAt) {
+        return new PublishResult(PublishStatus.PUBLISHED, publishedAt, null, decidedAt, null);
+    }
+
+    /** A failure whose target partition's end offset could not be read: the rollback check treats it as never consumed. */
     public static PublishResult failed(String failureReason, Instant decidedAt) {
-        return new PublishResult(PublishStatus.PUBLISH_FAILED, null, failureReason, decidedAt);
+        return failed(failureReason, decidedAt, null);
+    }
+
+    public static PublishResult failed(String failureReason, Instant decidedAt, Long endOffsetAtDecision) {
+        return new PublishResult(PublishStatus.PUBLISH_FAILED, null, failureReason, decidedAt, endOffsetAtDecision);
     }
 }

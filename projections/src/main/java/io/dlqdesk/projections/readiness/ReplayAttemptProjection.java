@@ -32,25 +32,31 @@ public class ReplayAttemptProjection {
 
     @EventHandler
     void on(ReplayRequested event, @Timestamp Instant at) {
-        jdbc.update("INSERT INTO replay_attempt (incident_id, attempt, target_group, status, requested_at) VALUES (?, ?, ?, 'REQUESTED', ?) "
-                + "ON DUPLICATE KEY UPDATE attempt = attempt", event.incidentId().value(), event.attempt(), event.targetGroup(), utc(at));
+        // a replay goes to the original topic and partition
+        jdbc.update("INSERT INTO replay_attempt (incident_id, attempt, target_group, target_topic, target_partition, status, requested_at) "
+                        + "VALUES (?, ?, ?, ?, ?, 'REQUESTED', ?) ON DUPLICATE KEY UPDATE attempt = attempt", event.incidentId().value(),
+                event.attempt(), event.targetGroup(), event.sourceLocation().topic(), event.sourceLocation().partition(), utc(at));
     }
 
     @EventHandler
     void on(PublishResultRecorded event) {
         var result = event.result();
         var at = result.publishedAt();
-        jdbc.update("UPDATE replay_attempt SET status = ?, published_topic = ?, published_partition = ?, published_offset = ?, decided_at = ? "
-                        + "WHERE incident_id = ? AND attempt = ?", result.status().name(), at == null ? null : at.topic(),
-                at == null ? null : at.partition(), at == null ? null : at.offset(), utc(result.decidedAt()), event.incidentId().value(),
-                event.attempt());
+        jdbc.update("UPDATE replay_attempt SET status = ?, published_topic = ?, published_partition = ?, published_offset = ?, decided_at = ?, "
+                        + "end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?", result.status().name(), at == null ? null : at.topic(),
+                at == null ? null : at.partition(), at == null ? null : at.offset(), utc(result.decidedAt()), result.endOffsetAtDecision(),
+                event.incidentId().value(), event.attempt());
     }
 
-    /** The mark's time is the decision time: the record may have gone out just before it, so the retry bound counts from it. */
+    /**
+     * The mark's time is the decision time: the record may have gone out just before it, so the retry bound counts from it;
+     * its end offset (null: unknown) is where such a record would lie below.
+     */
     @EventHandler
     void on(PublishMarkedUnknown event, @Timestamp Instant at) {
-        jdbc.update("UPDATE replay_attempt SET status = ?, decided_at = COALESCE(decided_at, ?) WHERE incident_id = ? AND attempt = ?",
-                PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.incidentId().value(), event.attempt());
+        jdbc.update("UPDATE replay_attempt SET status = ?, decided_at = COALESCE(decided_at, ?), end_offset_at_decision = ? "
+                        + "WHERE incident_id = ? AND attempt = ?", PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.endOffsetAtDecision(),
+                event.incidentId().value(), event.attempt());
     }
 
     @QueryHandler

@@ -18,8 +18,13 @@ public final class RollbackFactsReader {
         this.jdbc = jdbc;
     }
 
-    /** Attempts REQUESTED, the latest decision, and the highest published offsets of replays decided at or after {@code publishedSince}. */
+    /**
+     * Attempts REQUESTED, the latest decision, the highest published offsets and the end offsets of attempts that may have
+     * gone out (PUBLISH_FAILED, PUBLISH_UNKNOWN) decided at or after {@code publishedSince}, and how many decided attempts
+     * are older than that.
+     */
     public RollbackFacts read(Instant publishedSince) {
+        LocalDateTime since = LocalDateTime.ofInstant(publishedSince, ZoneOffset.UTC);
         Long requested = jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status = 'REQUESTED'", Long.class);
         LocalDateTime last = jdbc.queryForObject("SELECT MAX(decided_at) FROM replay_attempt", LocalDateTime.class);
         var published = jdbc.query("SELECT target_group, published_topic, published_partition, MAX(published_offset) AS highest "
@@ -30,7 +35,17 @@ public final class RollbackFactsReader {
                     // PUBLISHED without an offset cannot be checked: never consumed, rather than consumed at offset 0
                     return new RollbackFacts.PublishedPosition(row.getString("target_group"), row.getString("published_topic"),
                             row.getInt("published_partition"), highest == null ? Long.MAX_VALUE : highest);
-                }, LocalDateTime.ofInstant(publishedSince, ZoneOffset.UTC));
-        return new RollbackFacts(requested == null ? 0 : requested, last == null ? null : last.toInstant(ZoneOffset.UTC), published);
+                }, since);
+        var maybePublished = jdbc.query("SELECT target_group, target_topic, target_partition, COUNT(*) AS attempts, "
+                        + "MAX(end_offset_at_decision) AS highest_end, SUM(end_offset_at_decision IS NULL) AS without_end "
+                        + "FROM replay_attempt WHERE status IN ('PUBLISH_FAILED', 'PUBLISH_UNKNOWN') AND decided_at >= ? "
+                        + "GROUP BY target_group, target_topic, target_partition ORDER BY target_group, target_topic, target_partition",
+                (row, number) -> new RollbackFacts.MaybePublishedPosition(row.getString("target_group"), row.getString("target_topic"),
+                        row.getInt("target_partition"), row.getLong("attempts"), row.getObject("highest_end", Long.class),
+                        row.getLong("without_end")), since);
+        Long beforeHorizon = jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status <> 'REQUESTED' AND decided_at < ?",
+                Long.class, since);
+        return new RollbackFacts(requested == null ? 0 : requested, last == null ? null : last.toInstant(ZoneOffset.UTC), published,
+                maybePublished, beforeHorizon == null ? 0 : beforeHorizon);
     }
 }

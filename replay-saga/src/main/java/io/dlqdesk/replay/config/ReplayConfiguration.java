@@ -10,6 +10,7 @@ import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.replay.saga.ReconciliationDelay;
 import io.dlqdesk.replay.saga.ReplaySaga;
+import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -48,6 +49,13 @@ public class ReplayConfiguration {
         return new SourceRecordReader(bootstrapServers, applicationName + "-replay-reader", properties.sourceReadTimeout());
     }
 
+    /** The end offset of a replay's target partition when an attempt is decided without a location (FAILED, PUBLISH_UNKNOWN). */
+    @Bean
+    PartitionEndReader partitionEndReader(ReplayProperties properties, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+                                          @Value("${spring.application.name}") String applicationName) {
+        return new PartitionEndReader(bootstrapServers, applicationName + "-replay-end-reader", properties.sourceReadTimeout());
+    }
+
     @Bean
     ReplayRequester replayRequester(SourceRecordReader reader, ClassifierSettings classifierSettings, ReplaySwitch replaySwitch,
                                     ReplayProperties properties, @Value("${dlqdesk.ledger-name}") String ledgerName, CommandGateway commands) {
@@ -61,15 +69,16 @@ public class ReplayConfiguration {
     }
 
     @Bean
-    OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplaySwitch replaySwitch, CommandGateway commands,
+    OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, PartitionEndReader ends, ReplaySwitch replaySwitch,
+                              CommandGateway commands,
                               PlatformTransactionManager transactionManager, ReplayProperties properties, MeterRegistry meters,
                               @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
                               @Value("${spring.application.name}") String applicationName) {
         ReplayPublisher publisher = new ReplayPublisher(bootstrapServers, applicationName + "-replay-publisher", properties.publishTimeout(),
                 (int) properties.maxRequestSize().toBytes(), properties.deniedHeaders());
-        return new OutboxPoller(outbox, reader, publisher, replaySwitch, commands, new TransactionTemplate(transactionManager),
+        return new OutboxPoller(outbox, reader, publisher, ends, replaySwitch, commands, new TransactionTemplate(transactionManager),
                 new OutboxPoller.Settings(properties.pollInterval(), properties.maxTries(), properties.initialBackoff(),
-                        properties.maxBackoff()), meters);
+                        properties.maxBackoff(), properties.markSentRetryFor()), meters);
     }
 
     /**

@@ -32,6 +32,9 @@ public record ReplayProperties(
         @Min(1) @DefaultValue("5") int maxTries,
         @NotNull @DefaultValue("1s") Duration initialBackoff,
         @NotNull @DefaultValue("1m") Duration maxBackoff,
+        /* how long the poller keeps trying to record a send the broker acknowledged as SENT (never a failed try);
+           after that the row stays PENDING and is sent again */
+        @NotNull @DefaultValue("2m") Duration markSentRetryFor,
         /* after a request, and between later checks: when a missing result is looked into */
         @NotNull @DefaultValue("5m") Duration reconciliationDelay) {
 }

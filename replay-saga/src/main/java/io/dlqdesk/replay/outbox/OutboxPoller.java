@@ -6,6 +6,7 @@ import io.dlqdesk.domain.api.RecordPublishResultCommand;
 import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.replay.request.ReplaySwitch;
+import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import io.micrometer.core.instrument.Counter;
@@ -20,28 +21,45 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Publishes due outbox rows, one row per database transaction: claim it ({@code FOR UPDATE SKIP
  * LOCKED}, so instances never take the same row), re-read the source record and check it is still
- * the recorded one, send, mark the row, commit, then report the result to the incident. A crash
- * between the broker's ack and the commit leaves the row PENDING and it is sent again: publishing
- * is at-least-once, consumers deduplicate by eventId. While the switch is off nothing is sent.
+ * the recorded one, send, mark the row, commit, then report the result to the incident. While the
+ * switch is off nothing is sent.
+ * <p>
+ * Once the broker has acknowledged, the row is never counted as a failed try: if marking it SENT (or
+ * committing that) fails, the claim is rolled back and the mark is tried again in fresh transactions
+ * with a bounded backoff. Only if it cannot be written within {@code markSentRetryFor} (or after a
+ * crash) the row stays PENDING with its tries unchanged and is sent again: publishing is
+ * at-least-once, consumers deduplicate by eventId. Meanwhile another instance may claim and re-send it.
+ * <p>
+ * A row marked FAILED records its target partition's end offset, read when it is decided: an earlier
+ * try that timed out may have landed below it (the rollback check requires the target group to reach it).
  */
 public class OutboxPoller implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPoller.class);
 
-    /** How the poller tries: how often it looks, how many tries a row gets, and the backoff between them. */
-    public record Settings(Duration pollInterval, int maxTries, Duration initialBackoff, Duration maxBackoff) {
+    /**
+     * How the poller tries: how often it looks, how many tries a row gets, the backoff between them, and
+     * how long it keeps trying to record an acknowledged send as SENT.
+     */
+    public record Settings(Duration pollInterval, int maxTries, Duration initialBackoff, Duration maxBackoff, Duration markSentRetryFor) {
     }
+
+    /** The first pause before marking an acknowledged row SENT again; doubled up to the max backoff. */
+    private static final Duration MARK_SENT_FIRST_PAUSE = Duration.ofMillis(100);
 
     private final ReplayOutbox outbox;
     private final SourceRecordReader reader;
     private final ReplayPublisher publisher;
+    private final PartitionEndReader ends;
     private final ReplaySwitch replaySwitch;
     private final CommandGateway commands;
     private final TransactionTemplate transactions;
@@ -52,11 +70,13 @@ public class OutboxPoller implements SmartLifecycle {
     private ScheduledExecutorService scheduler;
     private volatile boolean running;
 
-    public OutboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, ReplaySwitch replaySwitch,
-                        CommandGateway commands, TransactionTemplate transactions, Settings settings, MeterRegistry meters) {
+    public OutboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, PartitionEndReader ends,
+                        ReplaySwitch replaySwitch, CommandGateway commands, TransactionTemplate transactions, Settings settings,
+                        MeterRegistry meters) {
         this.outbox = outbox;
         this.reader = reader;
         this.publisher = publisher;
+        this.ends = ends;
         this.replaySwitch = replaySwitch;
         this.commands = commands;
         this.transactions = transactions;
@@ -71,31 +91,47 @@ public class OutboxPoller implements SmartLifecycle {
     /** One pass: every due row, until none is left. Public for tests that drive it by hand. */
     public void pollOnce() {
         while (replaySwitch.isOn() && (running || scheduler == null)) {
-            Optional<Decision> decision = transactions.execute(status -> outbox.claimDue().map(this::decide));
+            AtomicReference<Acknowledged> acknowledged = new AtomicReference<>();
+            Optional<Decision> decision;
+            try {
+                decision = transactions.execute(status -> outbox.claimDue().map(row -> decide(row, acknowledged)));
+            } catch (RuntimeException e) {
+                if (acknowledged.get() == null) {
+                    throw e;
+                }
+                decision = Optional.of(markSentAfterAck(acknowledged.get(), e)); // the claim rolled back: no try counted
+            }
             if (decision == null || decision.isEmpty()) {
                 return;
             }
-            decision.get().result().ifPresent(result -> report(decision.get().row(), result));
+            Decision decided = decision.get();
+            decided.result().ifPresent(result -> report(decided.row(), result));
         }
     }
 
     private record Decision(OutboxRow row, Optional<PublishResult> result) {
     }
 
-    private Decision decide(OutboxRow row) {
+    /** The broker acknowledged this row's record at {@code at}; from here on nothing may count a failed try. */
+    private record Acknowledged(OutboxRow row, RecordLocation at) {
+    }
+
+    private Decision decide(OutboxRow row, AtomicReference<Acknowledged> acknowledged) {
         if (outbox.pastDeadline(row.replayId())) { // held (switch off, retries) past it: consumers may no longer deduplicate
-            log.warn("replay {} FAILED: past its replay deadline", row.replayId());
-            failed.increment();
-            return new Decision(row, Optional.of(outbox.markFailed(row.replayId(), "past the replay deadline, not published")));
+            return failForGood(row, "past the replay deadline, not published");
         }
         try {
-            return readAndSend(row);
-        } catch (RuntimeException e) { // anything about this row: a failed try, never a poller stuck on it
+            return readAndSend(row, acknowledged);
+        } catch (RuntimeException e) {
+            if (acknowledged.get() != null) {
+                throw e; // sent: rolled back and marked again by pollOnce, never a failed try
+            }
+            // anything else about this row: a failed try, never a poller stuck on it
             return failedTry(row, e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 
-    private Decision readAndSend(OutboxRow row) {
+    private Decision readAndSend(OutboxRow row, AtomicReference<Acknowledged> acknowledged) {
         SourceRead read = reader.read(row.source());
         if (read instanceof SourceRead.Unavailable unavailable) {
             return failedTry(row, "source record could not be read: " + unavailable.detail());
@@ -106,9 +142,7 @@ public class OutboxPoller implements SmartLifecycle {
         }
         String changed = changedSince(row, read);
         if (changed != null) { // the record at that location is no longer the one replay was accepted for: retrying cannot help
-            log.warn("replay {} FAILED: {}", row.replayId(), changed);
-            failed.increment();
-            return new Decision(row, Optional.of(outbox.markFailed(row.replayId(), changed)));
+            return failForGood(row, changed);
         }
         ConsumerRecord<byte[], byte[]> source = ((SourceRead.Found) read).record();
         RecordLocation at;
@@ -117,11 +151,55 @@ public class OutboxPoller implements SmartLifecycle {
         } catch (ReplayPublisher.PublishFailedException e) {
             return failedTry(row, "publish failed: " + e.getMessage());
         }
-        // a database error from here on rolls back: the row stays PENDING and is sent again (at least once)
-        PublishResult result = outbox.markSent(row.replayId(), at);
+        acknowledged.set(new Acknowledged(row, at));
         published.increment();
         log.info("replay {} published to {}", row.replayId(), at);
-        return new Decision(row, Optional.of(result));
+        // a database error from here on is not a failed try: pollOnce rolls the claim back and marks it SENT again
+        return new Decision(row, Optional.of(outbox.markSent(row.replayId(), at)));
+    }
+
+    /**
+     * Marks an acknowledged row SENT in fresh transactions, with a backoff, for up to {@code markSentRetryFor}.
+     * If the row was decided meanwhile (another instance claimed and re-sent it), that decision is returned.
+     * If it cannot be written, {@code firstError} (or the last error) is thrown: the row stays PENDING with its
+     * tries unchanged and is sent again in a later round.
+     */
+    private Decision markSentAfterAck(Acknowledged acknowledged, RuntimeException firstError) {
+        String replayId = acknowledged.row().replayId();
+        log.warn("replay {} was acknowledged at {} but could not be recorded SENT, retrying for {}: {}", replayId, acknowledged.at(),
+                settings.markSentRetryFor(), firstError.toString());
+        long giveUpAt = System.nanoTime() + settings.markSentRetryFor().toNanos();
+        Duration pause = MARK_SENT_FIRST_PAUSE;
+        RuntimeException last = firstError;
+        while (System.nanoTime() < giveUpAt && (running || scheduler == null)) {
+            try {
+                Thread.sleep(pause.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            try {
+                PublishResult result = transactions.execute(status -> outbox.markSent(replayId, acknowledged.at()));
+                log.info("replay {} recorded SENT after the ack", replayId);
+                return new Decision(acknowledged.row(), Optional.ofNullable(result));
+            } catch (RuntimeException e) {
+                last = e;
+                log.warn("replay {} still not recorded SENT: {}", replayId, e.toString());
+            }
+            pause = pause.multipliedBy(2).compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : pause.multipliedBy(2);
+        }
+        log.error("replay {} was acknowledged at {} but not recorded SENT within {}: it stays PENDING (no try counted) and is sent again",
+                replayId, acknowledged.at(), settings.markSentRetryFor());
+        throw last;
+    }
+
+    /** FAILED for good, with the target partition's end offset now: any earlier try that landed lies below it. */
+    private Decision failForGood(OutboxRow row, String reason) {
+        OptionalLong end = ends.endOffset(row.source().topic(), row.source().partition());
+        log.warn("replay {} FAILED (end offset of its target partition: {}): {}", row.replayId(),
+                end.isPresent() ? end.getAsLong() : "not readable", reason);
+        failed.increment();
+        return new Decision(row, Optional.of(outbox.markFailed(row.replayId(), reason, end.isPresent() ? end.getAsLong() : null)));
     }
 
     /** Why the source is no longer the recorded record, or null when it still is. */
@@ -149,9 +227,7 @@ public class OutboxPoller implements SmartLifecycle {
         failedTries.increment();
         int tries = row.tries() + 1;
         if (tries >= settings.maxTries()) {
-            log.warn("replay {} FAILED after {} tries: {}", row.replayId(), tries, reason);
-            failed.increment();
-            return new Decision(row, Optional.of(outbox.markFailed(row.replayId(), "after " + tries + " tries: " + reason)));
+            return failForGood(row, "after " + tries + " tries: " + reason);
         }
         Duration backoff = backoff(tries);
         log.warn("replay {} try {} of {} failed, next in {}: {}", row.replayId(), tries, settings.maxTries(), backoff, reason);

@@ -22,14 +22,15 @@ public record OutboxRow(
         int tries,
         String lastError,
         RecordLocation publishedAt,
-        Instant decidedAt) {
+        Instant decidedAt,
+        Long endOffsetAtDecision) {
 
     public enum Status {
         /** Not decided yet: the poller publishes it when due. */
         PENDING,
         /** The broker acknowledged the record. */
         SENT,
-        /** The last try failed. */
+        /** The last try failed; the target partition's end offset then is kept (null if it could not be read). */
         FAILED,
         /** Confirmed absent and marked PUBLISH_UNKNOWN by an admin: never published. */
         ABANDONED
@@ -40,7 +41,7 @@ public record OutboxRow(
         return switch (status) {
             case PENDING, ABANDONED -> java.util.Optional.empty();
             case SENT -> java.util.Optional.of(PublishResult.published(publishedAt, decidedAt));
-            case FAILED -> java.util.Optional.of(PublishResult.failed(lastError, decidedAt));
+            case FAILED -> java.util.Optional.of(PublishResult.failed(lastError, decidedAt, endOffsetAtDecision));
         };
     }
 }

@@ -22,7 +22,7 @@ import java.util.Optional;
 public class ReplayOutbox {
 
     private static final String COLUMNS = "replay_id, incident_id, attempt, source_topic, source_partition, source_offset, record_key, "
-            + "value_hash, target_group, owner, status, tries, last_error, published_partition, published_offset, decided_at";
+            + "value_hash, target_group, owner, status, tries, last_error, published_partition, published_offset, decided_at, end_offset_at_decision";
 
     private final JdbcTemplate jdbc;
 
@@ -87,10 +87,13 @@ public class ReplayOutbox {
         return decided(replayId);
     }
 
-    /** Marks a claimed row FAILED for good; returns the result with the decision time from the database clock. */
-    public PublishResult markFailed(String replayId, String reason) {
-        jdbc.update("UPDATE replay_outbox SET status = 'FAILED', tries = tries + 1, last_error = ?, decided_at = UTC_TIMESTAMP(6) "
-                + "WHERE replay_id = ? AND status = 'PENDING'", truncate(reason), replayId);
+    /**
+     * Marks a claimed row FAILED for good, with its target partition's end offset read just before (null: could not
+     * be read); returns the result with the decision time from the database clock.
+     */
+    public PublishResult markFailed(String replayId, String reason, Long endOffsetAtDecision) {
+        jdbc.update("UPDATE replay_outbox SET status = 'FAILED', tries = tries + 1, last_error = ?, decided_at = UTC_TIMESTAMP(6), "
+                + "end_offset_at_decision = ? WHERE replay_id = ? AND status = 'PENDING'", truncate(reason), endOffsetAtDecision, replayId);
         return decided(replayId);
     }
 
@@ -126,6 +129,6 @@ public class ReplayOutbox {
                 new RecordLocation(topic, row.getInt("source_partition"), row.getLong("source_offset")),
                 RecordKey.of(row.getBytes("record_key")), new PayloadHash(row.getString("value_hash")), row.getString("target_group"),
                 row.getString("owner"), OutboxRow.Status.valueOf(row.getString("status")), row.getInt("tries"), row.getString("last_error"),
-                publishedAt, decidedAt == null ? null : decidedAt.toInstant(ZoneOffset.UTC));
+                publishedAt, decidedAt == null ? null : decidedAt.toInstant(ZoneOffset.UTC), row.getObject("end_offset_at_decision", Long.class));
     }
 }

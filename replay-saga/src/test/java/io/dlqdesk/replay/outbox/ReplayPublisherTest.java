@@ -26,7 +26,7 @@ class ReplayPublisherTest {
     private static final IncidentId ID = IncidentId.of(ROOT);
     private static final byte[] VALUE = {(byte) 0xFF, 0x00, (byte) 0x80};
     private static final OutboxRow ROW = new OutboxRow(ID.replayId(2), ID, 2, ROOT.location(), RecordKey.of(new byte[] {7}),
-            PayloadHash.of(VALUE), "billing", "desk-eu", OutboxRow.Status.PENDING, 0, null, null, null);
+            PayloadHash.of(VALUE), "billing", "desk-eu", OutboxRow.Status.PENDING, 0, null, null, null, null);
 
     private final ReplayPublisher publisher = new ReplayPublisher("127.0.0.1:1", "test", Duration.ofSeconds(1), 1 << 20,
             Set.of("traceparent", "X-B3-TraceId"));

@@ -129,7 +129,7 @@ class ReplaySagaTest {
         @Override
         public void add(ReplayRequested event) {
             rows.putIfAbsent(event.replayId(), new OutboxRow(event.replayId(), event.incidentId(), event.attempt(), event.sourceLocation(),
-                    event.key(), event.valueHash(), event.targetGroup(), event.owner(), OutboxRow.Status.PENDING, 0, null, null, null));
+                    event.key(), event.valueHash(), event.targetGroup(), event.owner(), OutboxRow.Status.PENDING, 0, null, null, null, null));
         }
 
         @Override
@@ -140,7 +140,7 @@ class ReplaySagaTest {
         void decide(String replayId, PublishResult result) {
             OutboxRow row = rows.get(replayId);
             rows.put(replayId, new OutboxRow(row.replayId(), row.incidentId(), row.attempt(), row.source(), row.key(), row.valueHash(),
-                    row.targetGroup(), row.owner(), OutboxRow.Status.SENT, 1, null, result.publishedAt(), result.decidedAt()));
+                    row.targetGroup(), row.owner(), OutboxRow.Status.SENT, 1, null, result.publishedAt(), result.decidedAt(), null));
         }
     }
 }

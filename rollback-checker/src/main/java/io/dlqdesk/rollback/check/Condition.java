@@ -6,7 +6,11 @@ public enum Condition {
     NO_PENDING_REPLAY,
     /** No attempt is REQUESTED (its outcome unknown), read from a read model that has reached the event store's head. */
     NO_ATTEMPT_REQUESTED,
-    /** Every replay published within the horizon was consumed by its target group; the ingest group has read the DLQ topics to their ends. */
+    /**
+     * Every replay published within the horizon was consumed by its target group; every target group of an attempt that may
+     * have gone out (PUBLISH_FAILED, PUBLISH_UNKNOWN) read up to the end offset recorded at its decision; the ingest group has
+     * read the DLQ topics to their ends.
+     */
     REPLAYS_CONSUMED,
     /** The last publish decision plus the retry bound lies in the past: no re-failure of a replay can still be on its way. */
     RETRY_BOUND_PASSED

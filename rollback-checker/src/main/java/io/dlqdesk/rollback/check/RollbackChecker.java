@@ -171,7 +171,8 @@ public final class RollbackChecker {
                     + "principal not allowed to see the DLQ topics would look the same (dlqdesk.rollback.allow-no-dlq-topics=true accepts it)");
         }
         // bounded per broker request inside; the whole of it by as many bounds as there are requests to make
-        Duration bound = settings.requestTimeout().multipliedBy(2L + facts.value().published().size() + dlqEnds.value().size());
+        Duration bound = settings.requestTimeout().multipliedBy(2L + facts.value().published().size()
+                + 2L * facts.value().maybePublished().size() + dlqEnds.value().size());
         Read<ConsumptionState> consumption = read("broker", () -> consumption(broker, facts.value(), dlqEnds.value()), bound);
         if (consumption.failed()) {
             return unknown(condition, consumption.error());
@@ -181,16 +182,24 @@ public final class RollbackChecker {
         observed.put("horizonStart", horizonStart);
         observed.put("replaysChecked", facts.value().published().size());
         observed.put("replaysNotConsumed", state.notConsumed());
+        observed.put("maybePublishedChecked", facts.value().maybePublished().size());
+        observed.put("maybePublishedNotConsumed", state.maybeNotConsumed());
+        observed.put("attemptsDecidedBeforeHorizon", facts.value().decidedBeforeHorizon());
         observed.put("ingestGroup", ingestGroup);
         observed.put("dlqPartitionsChecked", dlqEnds.value().size());
         observed.put("dlqPartitionsBehind", state.behind());
-        if (state.notConsumed().isEmpty() && state.behind().isEmpty()) {
-            return met(condition, "every replay published since " + horizonStart + " was consumed by its target group and "
+        if (state.notConsumed().isEmpty() && state.maybeNotConsumed().isEmpty() && state.behind().isEmpty()) {
+            return met(condition, "every replay published since " + horizonStart + " was consumed by its target group, every "
+                    + "target group read past the end offsets recorded when attempts that may have gone out were decided, and "
                     + ingestGroup + " has read the DLQ topics up to their high-water marks", observed);
         }
         List<String> reasons = new ArrayList<>();
         if (!state.notConsumed().isEmpty()) {
             reasons.add(state.notConsumed().size() + " replayed record(s) not yet consumed by their target group");
+        }
+        if (!state.maybeNotConsumed().isEmpty()) {
+            reasons.add(state.maybeNotConsumed().size() + " partition(s) where a PUBLISH_FAILED or PUBLISH_UNKNOWN attempt may have "
+                    + "landed and the target group has not read up to the end offset recorded at the decision (or none was recorded)");
         }
         if (!state.behind().isEmpty()) {
             reasons.add(state.behind().size() + " DLQ partition(s) not yet read up to the high-water mark by " + ingestGroup);
@@ -199,6 +208,7 @@ public final class RollbackChecker {
     }
 
     private ConsumptionState consumption(BrokerOffsets broker, RollbackFacts facts, Map<TopicPartition, Long> dlqEnds) {
+        List<Map<String, Object>> maybeNotConsumed = maybePublishedNotConsumed(broker, facts);
         List<Map<String, Object>> notConsumed = new ArrayList<>();
         Map<String, List<RollbackFacts.PublishedPosition>> byGroup = facts.published().stream()
                 .collect(Collectors.groupingBy(RollbackFacts.PublishedPosition::targetGroup, TreeMap::new, Collectors.toList()));
@@ -235,7 +245,41 @@ public final class RollbackChecker {
                         behind.add(entry);
                     }
                 });
-        return new ConsumptionState(notConsumed, behind);
+        return new ConsumptionState(notConsumed, maybeNotConsumed, behind);
+    }
+
+    /**
+     * PUBLISH_FAILED and PUBLISH_UNKNOWN attempts may have gone out: any record of theirs lies below the end offset recorded
+     * when they were decided, so the target group must have read up to it (or only invisible records, transaction markers
+     * and aborted ones, remain before it). Without a recorded end offset nothing can show it consumed: fail closed.
+     */
+    private List<Map<String, Object>> maybePublishedNotConsumed(BrokerOffsets broker, RollbackFacts facts) {
+        List<Map<String, Object>> notConsumed = new ArrayList<>();
+        Map<String, List<RollbackFacts.MaybePublishedPosition>> byGroup = facts.maybePublished().stream()
+                .collect(Collectors.groupingBy(RollbackFacts.MaybePublishedPosition::targetGroup, TreeMap::new, Collectors.toList()));
+        byGroup.forEach((group, positions) -> {
+            Map<TopicPartition, Long> committed = broker.committedOffsets(group);
+            for (RollbackFacts.MaybePublishedPosition position : positions) {
+                TopicPartition partition = new TopicPartition(position.topic(), position.partition());
+                Long offset = committed.get(partition);
+                Long end = position.highestEndOffset();
+                boolean endKnown = position.withoutEndOffset() == 0 && end != null;
+                boolean consumed = endKnown && offset != null
+                        && (offset >= end || !broker.visibleRecordsBetween(partition, offset, end));
+                if (!consumed) {
+                    Map<String, Object> entry = new LinkedHashMap<>();
+                    entry.put("targetGroup", group);
+                    entry.put("topic", position.topic());
+                    entry.put("partition", position.partition());
+                    entry.put("attempts", position.attempts());
+                    entry.put("endOffsetAtDecision", endKnown ? end
+                            : "not recorded for " + position.withoutEndOffset() + " of the attempts (fails closed until they leave the horizon)");
+                    entry.put("committedOffset", offset == null ? "none" : offset);
+                    notConsumed.add(entry);
+                }
+            }
+        });
+        return notConsumed;
     }
 
     private ConditionResult retryBoundPassed(Read<RollbackFacts> facts) {
@@ -306,6 +350,7 @@ public final class RollbackChecker {
     private record ReadModelState(long head, Long position, boolean caughtUp) {
     }
 
-    private record ConsumptionState(List<Map<String, Object>> notConsumed, List<Map<String, Object>> behind) {
+    private record ConsumptionState(List<Map<String, Object>> notConsumed, List<Map<String, Object>> maybeNotConsumed,
+                                    List<Map<String, Object>> behind) {
     }
 }

@@ -1,6 +1,7 @@
 package io.dlqdesk.rollback.check;
 
 import io.dlqdesk.projections.readiness.RollbackFacts;
+import io.dlqdesk.projections.readiness.RollbackFacts.MaybePublishedPosition;
 import io.dlqdesk.projections.readiness.RollbackFacts.PublishedPosition;
 import io.dlqdesk.rollback.RollbackProperties;
 import org.apache.kafka.common.TopicPartition;
@@ -117,6 +118,59 @@ class RollbackCheckerTest {
 
         broker.committed.put("billing", Map.of(ORDERS_0, 42L));
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
+    }
+
+    @Test
+    void aFailedOrUnknownAttemptHoldsUntilTheTargetGroupReachesTheEndOffsetRecordedAtItsDecision() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofHours(1)), List.of(),
+                List.of(new MaybePublishedPosition("billing", "orders", 0, 2, 50L, 0)), 3);
+        broker.visible = true;
+
+        broker.committed.put("billing", Map.of(ORDERS_0, 49L)); // a record that landed at 49 is not read yet
+        ReadinessReport notYet = check();
+        assertThat(statusOf(notYet, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
+        Map<String, Object> observed = result(notYet, Condition.REPLAYS_CONSUMED).observed();
+        assertThat((List<?>) observed.get("maybePublishedNotConsumed")).singleElement()
+                .satisfies(entry -> {
+                    assertThat(((Map<?, ?>) entry).get("endOffsetAtDecision")).isEqualTo(50L);
+                    assertThat(((Map<?, ?>) entry).get("committedOffset")).isEqualTo(49L);
+                });
+        assertThat(observed).containsEntry("attemptsDecidedBeforeHorizon", 3L);
+
+        broker.committed.put("billing", Map.of(ORDERS_0, 50L));
+        assertThat(check().verdict()).isEqualTo(Verdict.READY);
+    }
+
+    @Test
+    void aFailedAttemptWithoutARecordedEndOffsetIsNeverShownConsumed() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofHours(1)), List.of(),
+                List.of(new MaybePublishedPosition("billing", "orders", 0, 2, 50L, 1)), 0);
+        broker.committed.put("billing", Map.of(ORDERS_0, 1_000L));
+
+        ReadinessReport report = check();
+
+        assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
+        assertThat((List<?>) result(report, Condition.REPLAYS_CONSUMED).observed().get("maybePublishedNotConsumed")).singleElement()
+                .satisfies(entry -> assertThat(((Map<?, ?>) entry).get("endOffsetAtDecision").toString()).startsWith("not recorded for 1"));
+    }
+
+    @Test
+    void beforeTheRecordedEndOffsetOnlyTransactionMarkersLeftCountsAsConsumed() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofHours(1)), List.of(),
+                List.of(new MaybePublishedPosition("billing", "orders", 0, 1, 50L, 0)), 0);
+        broker.committed.put("billing", Map.of(ORDERS_0, 49L));
+        broker.visible = false;
+
+        assertThat(check().verdict()).isEqualTo(Verdict.READY);
+        assertThat(broker.probes).contains(ORDERS_0);
+    }
+
+    @Test
+    void aTargetGroupWithoutACommittedOffsetHasNotReadPastAFailedAttempt() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofHours(1)), List.of(),
+                List.of(new MaybePublishedPosition("billing", "orders", 0, 1, 0L, 0)), 0);
+
+        assertThat(statusOf(check(), Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
     }
 
     @Test

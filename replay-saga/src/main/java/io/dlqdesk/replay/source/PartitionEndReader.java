@@ -1,0 +1,68 @@
+package io.dlqdesk.replay.source;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Reads a replay target partition's end offset (its high-water mark, read_uncommitted) when an attempt
+ * is decided without a known location: a replay of it that went out lies below that offset. Empty when
+ * the brokers do not answer within the bound; the rollback check then fails closed for that attempt.
+ */
+public class PartitionEndReader implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(PartitionEndReader.class);
+
+    private final Map<String, Object> adminConfig;
+    private final Duration timeout;
+    private Admin admin;
+
+    public PartitionEndReader(String bootstrapServers, String clientId, Duration timeout) {
+        int millis = Math.toIntExact(timeout.toMillis());
+        this.adminConfig = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, AdminClientConfig.CLIENT_ID_CONFIG, clientId,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
+        this.timeout = timeout;
+    }
+
+    /** The partition's high-water mark now, or empty when it could not be read within the bound. */
+    public OptionalLong endOffset(String topic, int partition) {
+        TopicPartition target = new TopicPartition(topic, partition);
+        try {
+            long end = admin().listOffsets(Map.of(target, OffsetSpec.latest())).partitionResult(target)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).offset();
+            return end < 0 ? OptionalLong.empty() : OptionalLong.of(end);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.warn("end offset of {} not read: interrupted", target);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            log.warn("end offset of {} not read within {}: {}", target, timeout, cause.toString());
+        }
+        return OptionalLong.empty();
+    }
+
+    private synchronized Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(adminConfig);
+        }
+        return admin;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (admin != null) {
+            admin.close(Duration.ZERO);
+            admin = null;
+        }
+    }
+}
