@@ -8,10 +8,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A fresh database under the shipped configuration (RunningApp sets only where the database, the
@@ -30,6 +32,9 @@ class ShippedDefaultsIT {
             assertThat(state.statusCode()).as(state.body()).isEqualTo(200);
             assertThat(state.body()).contains("\"on\":false");
             String id = RunningApp.openIncident(app, new FailureKey("it-" + nonce + "-orders", 0, 1, "billing"), Instant.now()).value();
+            // a replay is asked for an incident the list shows: wait for the read model
+            await().atMost(Duration.ofSeconds(60)).until(() ->
+                    RunningApp.get(app, "/api/v1/incidents/" + id, "viewer", RunningApp.PASSWORD).statusCode() == 200);
             HttpResponse<String> refused = Replays.requestReplay(app, id);
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
             assertThat(refused.body()).contains("\"REPLAY_SWITCH_OFF\"");
