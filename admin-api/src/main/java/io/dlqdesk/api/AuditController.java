@@ -45,6 +45,7 @@ public class AuditController {
     public AuditPage audit(@RequestParam(required = false) String principal, @RequestParam(required = false) Instant from,
                            @RequestParam(required = false) Instant to, @RequestParam(defaultValue = "0") int page,
                            @RequestParam(defaultValue = "50") int size) {
+        PageBounds.require(page, size);
         return queries.query(new ListAuditQuery(principal, from, to, page, size), AuditPage.class).join();
     }
 

@@ -50,6 +50,7 @@ public class IncidentController {
                              @RequestParam(required = false) String exceptionGroup,
                              @RequestParam(required = false) Instant detectedFrom, @RequestParam(required = false) Instant detectedTo,
                              @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
+        PageBounds.require(page, size);
         return queries.query(new ListIncidentsQuery(topic, group, status, exceptionGroup, detectedFrom, detectedTo, page, size),
                 IncidentPage.class).join();
     }

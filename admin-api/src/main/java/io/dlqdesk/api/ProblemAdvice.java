@@ -1,9 +1,12 @@
 package io.dlqdesk.api;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
 import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.core.annotation.Order;
@@ -22,6 +25,8 @@ import java.net.URI;
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE) // before Spring Boot's generic problem-details handler
 public class ProblemAdvice {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
     static final URI INVALID_INPUT = URI.create("urn:dlqdesk:problem:invalid-input");
     static final URI NOT_FOUND = URI.create("urn:dlqdesk:problem:not-found");
@@ -90,9 +95,13 @@ public class ProblemAdvice {
         return problem;
     }
 
+    /** Also a duplicated key (spring.jackson.parser.strict-duplicate-detection): which value was meant is unknowable. */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ProblemDetail unreadableBody(HttpMessageNotReadableException e) {
-        return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, "the request body is not the expected JSON");
+        Throwable cause = e.getMostSpecificCause();
+        boolean duplicate = cause instanceof JsonParseException && String.valueOf(cause.getMessage()).startsWith("Duplicate field");
+        return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, duplicate ? "the request body names a field twice"
+                : "the request body is not the expected JSON");
     }
 
     @ExceptionHandler(NotFoundException.class)
@@ -100,9 +109,21 @@ public class ProblemAdvice {
         return problem(HttpStatus.NOT_FOUND, NOT_FOUND, e.getMessage());
     }
 
+    /**
+     * Every refusal this advice answers is expected (bad input, unknown id, a state that does not allow the
+     * command): one line at INFO, never a stack trace, so a caller cannot flood the log.
+     */
     private static ProblemDetail problem(HttpStatus status, URI type, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(type);
+        if (log.isInfoEnabled()) {
+            log.info("refused {}: {} {}", status.value(), type, oneLine(detail));
+        }
         return problem;
+    }
+
+    private static String oneLine(String detail) {
+        String line = detail == null ? "" : detail.replaceAll("[\\r\\n\\t]+", " ");
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
     }
 }

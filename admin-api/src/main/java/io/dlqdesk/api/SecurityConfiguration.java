@@ -1,6 +1,8 @@
 package io.dlqdesk.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.DispatcherType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -15,22 +17,24 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.GrantedAuthority;
-import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
-import java.util.Arrays;
-import java.util.Collection;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Authentication everywhere but the health probes. Locally, HTTP Basic users from configuration
@@ -44,6 +48,14 @@ public class SecurityConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
 
+    private static final String[] ROLLBACK_READINESS = {"/api/v1/rollback-readiness"};
+    private static final String[] API_DOCS = {"/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**",
+            "/webjars/swagger-ui/**"};
+    /** Every read of the API but rollback readiness (DEPLOYER reads that alone). */
+    private static final String[] VIEWER_READS = {"/api/v1/incidents", "/api/v1/incidents/*", "/api/v1/incidents/*/history",
+            "/api/v1/incident-counts", "/api/v1/exception-groups", "/api/v1/audit", "/api/v1/audit/incidents-as-of", "/api/v1/quarantine",
+            "/api/v1/topics/retention", "/api/v1/replay-switch"};
+
     /**
      * A request the firewall rejects (encoded slashes or dots, NUL, non-normalised paths) is a 400
      * problem, answered before any endpoint or error page sees it.
@@ -55,44 +67,65 @@ public class SecurityConfiguration {
     }
 
     @Bean
-    SecurityFilterChain api(HttpSecurity http, SecurityProperties properties, ObjectProvider<JwtDecoder> jwt, ObjectMapper json)
-            throws Exception {
+    SecurityFilterChain api(HttpSecurity http, SecurityProperties properties, ObjectProvider<JwtDecoder> jwt, ObjectMapper json,
+                            LoginThrottle throttle) throws Exception {
         http.csrf(csrf -> csrf.disable()) // no cookies, no sessions: Basic or bearer on every request
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(requests -> requests
+                        // the second dispatch of an asynchronous answer (rollback readiness) and error pages render a
+                        // request that was authorized on its first dispatch
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
                         .requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness").permitAll()
                         .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
-                        // the API's description is for anyone who may call it
-                        .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
-                        .hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
-                        .requestMatchers(HttpMethod.GET, "/api/v1/**").hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
+                        // HEAD is a GET without the body: it follows GET's rule (else a HEAD is an existence oracle)
+                        .requestMatchers(reads(ROLLBACK_READINESS)).hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
+                        .requestMatchers(reads(API_DOCS)).hasRole(Role.VIEWER.name())
+                        .requestMatchers(reads(VIEWER_READS)).hasRole(Role.VIEWER.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/acknowledge", "/api/v1/incidents/*/resolve",
                                 "/api/v1/incidents/*/discard", "/api/v1/incidents/*/replay").hasRole(Role.OPERATOR.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/attempts/*/publish-unknown").hasRole(Role.ADMIN.name())
                         .requestMatchers(HttpMethod.PUT, "/api/v1/replay-switch").hasRole(Role.ADMIN.name())
-                        .anyRequest().authenticated())
+                        // anything not named above: nobody
+                        .anyRequest().denyAll())
                 .exceptionHandling(errors -> errors
-                        .authenticationEntryPoint((request, response, e) -> {
-                            response.setHeader("WWW-Authenticate", "Basic realm=\"dlq-incident-desk\"");
-                            ProblemResponses.write(response, json, HttpStatus.UNAUTHORIZED, ProblemResponses.UNAUTHENTICATED,
-                                    "authentication required");
-                        })
+                        .authenticationEntryPoint(unauthenticated(json))
                         .accessDeniedHandler((request, response, e) -> ProblemResponses.write(response, json, HttpStatus.FORBIDDEN,
                                 ProblemResponses.FORBIDDEN, "your role does not allow " + request.getMethod() + " " + request.getRequestURI())));
         boolean basic = !properties.users().isEmpty();
         if (basic) {
-            http.httpBasic(Customizer.withDefaults());
+            http.httpBasic(Customizer.withDefaults())
+                    .addFilterBefore(throttle.beforeAuthentication(), BasicAuthenticationFilter.class)
+                    .addFilterAfter(throttle.afterAuthentication(), BasicAuthenticationFilter.class);
         }
-        boolean bearer = jwt.getIfAvailable() != null;
+        JwtDecoder signatureChecking = jwt.getIfAvailable();
+        boolean bearer = signatureChecking != null;
         if (bearer) {
-            JwtAuthenticationConverter converter = new JwtAuthenticationConverter();
-            converter.setJwtGrantedAuthoritiesConverter(token -> roles(token.getClaim(properties.jwtRoleClaim())));
-            http.oauth2ResourceServer(server -> server.jwt(config -> config.jwtAuthenticationConverter(converter)));
+            TokenRules rules = new TokenRules(properties, Clock.systemUTC());
+            rules.requireConfigured();
+            http.oauth2ResourceServer(server -> server
+                    .authenticationEntryPoint(unauthenticated(json))
+                    .jwt(config -> config.decoder(rules.validating(signatureChecking)).jwtAuthenticationConverter(rules::authentication)));
         }
         if (!basic && !bearer) {
             log.warn("no users (dlqdesk.security.users) and no JWT issuer configured: every API request will be refused");
         }
         return http.build();
+    }
+
+    /** GET and HEAD of these paths. */
+    private static RequestMatcher reads(String... paths) {
+        List<RequestMatcher> matchers = new ArrayList<>();
+        for (String path : paths) {
+            matchers.add(PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, path));
+            matchers.add(PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.HEAD, path));
+        }
+        return new OrRequestMatcher(matchers);
+    }
+
+    /** Failed Basic logins logged, counted and limited; password checks bounded in concurrency. */
+    @Bean
+    LoginThrottle loginThrottle(SecurityProperties properties, ObjectMapper json, ObjectProvider<MeterRegistry> meters) {
+        return new LoginThrottle(new LoginGuard(properties.logins(), Clock.systemUTC()), json, meters);
     }
 
     /** admin > operator > viewer; deployer stands alone. */
@@ -118,14 +151,15 @@ public class SecurityConfiguration {
                 .toList());
     }
 
-    /** Known role names in the claim (any case) become roles; anything else grants nothing. */
-    private static Collection<GrantedAuthority> roles(Object claim) {
-        if (!(claim instanceof Collection<?> values)) {
-            return List.of();
-        }
-        return values.stream().map(value -> String.valueOf(value).toUpperCase(Locale.ROOT))
-                .filter(name -> Arrays.stream(Role.values()).anyMatch(role -> role.name().equals(name)))
-                .<GrantedAuthority>map(name -> new SimpleGrantedAuthority("ROLE_" + name))
-                .toList();
+    /** 401 as a problem; the challenge names bearer tokens when one was sent, else Basic. */
+    private static AuthenticationEntryPoint unauthenticated(ObjectMapper json) {
+        return (request, response, e) -> {
+            String authorization = request.getHeader("Authorization");
+            boolean bearer = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7);
+            response.setHeader("WWW-Authenticate", bearer ? "Bearer error=\"invalid_token\"" : "Basic realm=\"dlq-incident-desk\"");
+            String detail = e instanceof OAuth2AuthenticationException invalid && invalid.getError().getDescription() != null
+                    ? "the bearer token is not accepted: " + invalid.getError().getDescription() : "authentication required";
+            ProblemResponses.write(response, json, HttpStatus.UNAUTHORIZED, ProblemResponses.UNAUTHENTICATED, detail);
+        };
     }
 }

@@ -3,27 +3,36 @@ package io.dlqdesk.app;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** Who may call what: authentication everywhere but the probes, roles, problem+json refusals. */
 @RealInfrastructure
 class SecurityIT {
 
     private static final String READ_ENDPOINT = "/api/v1/topics/retention";
+    private static final long NONCE = System.nanoTime();
+    private static final String DLQ_TOPIC = "it-security-" + NONCE + "-orders.dlq";
     private static ConfigurableApplicationContext app;
 
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) {
-        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-security-" + System.nanoTime()));
+        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-security-" + NONCE,
+                "dlqdesk.ingest.topic-pattern", "it-security-" + NONCE + "-.*\\.dlq"));
     }
 
     @AfterAll
@@ -46,10 +55,45 @@ class SecurityIT {
     }
 
     @Test
-    void everyRoleMayRead() throws Exception {
-        for (String user : new String[] {"viewer", "operator", "admin", "deployer"}) {
+    void everyReadingRoleMayReadButTheDeployerOnlyRollbackReadiness() throws Exception {
+        for (String user : new String[] {"viewer", "operator", "admin"}) {
             assertThat(RunningApp.get(app, READ_ENDPOINT, user, RunningApp.PASSWORD).statusCode()).as(user).isEqualTo(200);
         }
+        assertThat(RunningApp.get(app, READ_ENDPOINT, "deployer", RunningApp.PASSWORD).statusCode()).isEqualTo(403);
+        assertThat(RunningApp.get(app, "/api/v1/quarantine", "deployer", RunningApp.PASSWORD).statusCode()).isEqualTo(403);
+        assertThat(RunningApp.get(app, "/api/v1/rollback-readiness", "deployer", RunningApp.PASSWORD).statusCode()).isIn(200, 409, 503);
+    }
+
+    @Test
+    void readinessDetailsAreForAdminsAndAnonymousCallersGetTheStatusOnly() throws Exception {
+        HttpResponse<String> anonymous = RunningApp.get(app, "/actuator/health/readiness");
+        assertThat(anonymous.statusCode()).isEqualTo(200);
+        assertThat(anonymous.body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(RunningApp.get(app, "/actuator/health/readiness", "viewer", RunningApp.PASSWORD).body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(RunningApp.get(app, "/actuator/health/readiness", "admin", RunningApp.PASSWORD).body()).contains("\"components\"", "dlqIngest");
+        assertThat(RunningApp.get(app, "/actuator/health/liveness").body()).isEqualTo("{\"status\":\"UP\"}");
+    }
+
+    /** A producer's credentials dead-lettered with its record are not shown; other headers are. */
+    @Test
+    void deniedHeadersOfAQuarantinedRecordAreRedacted(KafkaBroker broker) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(DLQ_TOPIC, null, "k".getBytes(StandardCharsets.UTF_8),
+                    "no dead-letter headers at all".getBytes(StandardCharsets.UTF_8));
+            record.headers().add("Authorization", "Bearer secret-token".getBytes(StandardCharsets.UTF_8));
+            record.headers().add("X-Api-Key", "secret-key".getBytes(StandardCharsets.UTF_8));
+            record.headers().add("trace-note", "visible".getBytes(StandardCharsets.UTF_8));
+            producer.send(record).get();
+        }
+        String path = "/api/v1/quarantine?topic=" + DLQ_TOPIC;
+        await().atMost(Duration.ofSeconds(60)).until(() -> RunningApp.get(app, path, "viewer", RunningApp.PASSWORD).body().contains("\"total\":1"));
+        String body = RunningApp.get(app, path, "viewer", RunningApp.PASSWORD).body();
+        assertThat(body).contains("Authorization", "X-Api-Key", "[redacted]", b64("visible"))
+                .doesNotContain(b64("Bearer secret-token"), b64("secret-key"));
+    }
+
+    private static String b64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -23,7 +23,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every endpoint × every caller → the expected status. Callers a role does not allow get 401/403
+ * Every endpoint × every caller → the expected status, HEAD as GET, and anything not named denied. Callers a role does not allow get 401/403
  * before anything runs; allowed callers reach the endpoint, which answers for an incident that does
  * not exist (404) or with the resource. Plus path tricks that must never reach another endpoint.
  */
@@ -57,19 +57,34 @@ class SecurityMatrixIT {
 
     @Test
     void everyEndpointAnswersEveryCallerAsItsRoleAllows() throws Exception {
+        String asOf = "/api/v1/audit/incidents-as-of?at=2026-01-01T00:00:00Z";
         List<Row> rows = List.of(
-                new Row("GET", "/api/v1/incidents", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 404, 404, 404),
-                new Row("GET", "/api/v1/incidents/" + UNKNOWN + "/history", null, 401, 404, 404, 404, 404),
-                new Row("GET", "/api/v1/incident-counts?by=status", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/api/v1/exception-groups", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/api/v1/audit", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/api/v1/audit/incidents-as-of?at=2026-01-01T00:00:00Z", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/api/v1/quarantine", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/api/v1/topics/retention", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/api/v1/replay-switch", null, 401, 200, 200, 200, 200),
+                new Row("GET", "/api/v1/incidents", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404),
+                new Row("GET", "/api/v1/incidents/" + UNKNOWN + "/history", null, 401, 404, 403, 404, 404),
+                new Row("GET", "/api/v1/incident-counts?by=status", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/api/v1/exception-groups", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/api/v1/audit", null, 401, 200, 403, 200, 200),
+                new Row("GET", asOf, null, 401, 200, 403, 200, 200),
+                new Row("GET", "/api/v1/quarantine", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/api/v1/topics/retention", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/api/v1/replay-switch", null, 401, 200, 403, 200, 200),
                 new Row("GET", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/v3/api-docs", null, 401, 200, 200, 200, 200),
+                new Row("GET", "/v3/api-docs", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/swagger-ui/index.html", null, 401, 200, 403, 200, 200),
+                // HEAD follows GET's rule: no existence oracle, no check run for a role that may not read
+                new Row("HEAD", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404),
+                new Row("HEAD", "/api/v1/incidents", null, 401, 200, 403, 200, 200),
+                new Row("HEAD", asOf, null, 401, 200, 403, 200, 200),
+                new Row("HEAD", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200),
+                new Row("HEAD", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200),
+                // nothing that is not named: denied for everyone
+                new Row("GET", "/api/v1/not-an-endpoint", null, 401, 403, 403, 403, 403),
+                new Row("GET", "/webjars/not-there.js", null, 401, 403, 403, 403, 403),
+                new Row("GET", "/error", null, 401, 403, 403, 403, 403),
+                new Row("DELETE", "/api/v1/incidents/" + UNKNOWN, null, 401, 403, 403, 403, 403),
+                new Row("OPTIONS", "/api/v1/incidents", null, 401, 403, 403, 403, 403),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/acknowledge", REASON, 401, 403, 403, 404, 404),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/resolve", REASON, 401, 403, 403, 404, 404),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/discard", REASON, 401, 403, 403, 404, 404),
@@ -77,6 +92,7 @@ class SecurityMatrixIT {
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/attempts/1/publish-unknown", REASON, 401, 403, 403, 403, 404),
                 new Row("PUT", "/api/v1/replay-switch", "{\"enabled\":false,\"reason\":\"matrix\"}", 401, 403, 403, 403, 200),
                 new Row("GET", "/actuator/health/readiness", null, 200, 200, 200, 200, 200),
+                new Row("HEAD", "/actuator/health/liveness", null, 200, 200, 200, 200, 200),
                 new Row("GET", "/actuator/info", null, 401, 403, 403, 403, 200),
                 new Row("GET", "/actuator/metrics", null, 401, 403, 403, 403, 404)); // exposed only if configured: 404 for admin
         List<String> wrong = new ArrayList<>();

@@ -1,0 +1,104 @@
+package io.dlqdesk.api;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LoginGuardTest {
+
+    private Instant now = Instant.parse("2026-11-30T12:00:00Z");
+    private final Clock clock = new Clock() {
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    };
+    private final LoginGuard guard = new LoginGuard(new SecurityProperties.Logins(3, 5, Duration.ofMinutes(1), 2, Duration.ofMillis(10), 0), clock);
+
+    @Test
+    void aUserIsRefusedAfterItsFailuresUntilTheWindowEnds() {
+        for (int i = 0; i < 2; i++) {
+            guard.failed("alice", "10.0.0." + i);
+        }
+        assertThat(guard.blockedFor("alice", "10.0.0.9")).isEmpty();
+        guard.failed("alice", "10.0.0.3");
+        assertThat(guard.blockedFor("alice", "10.0.0.9")).hasValue(Duration.ofMinutes(1));
+        assertThat(guard.blockedFor("bob", "10.0.0.9")).as("another user from another address").isEmpty();
+        now = now.plus(Duration.ofMinutes(1));
+        assertThat(guard.blockedFor("alice", "10.0.0.9")).isEmpty();
+    }
+
+    @Test
+    void anAddressIsRefusedAfterItsFailuresWhateverTheUserName() {
+        for (int i = 0; i < 5; i++) {
+            guard.failed("user" + i, "10.0.0.1");
+        }
+        assertThat(guard.blockedFor("someone-new", "10.0.0.1")).isPresent();
+        assertThat(guard.blockedFor("someone-new", "10.0.0.2")).isEmpty();
+    }
+
+    @Test
+    void passwordChecksAreBoundedAndAReleasedPermitIsReusable() throws Exception {
+        assertThat(guard.tryAcquireCheck()).isTrue();
+        assertThat(guard.tryAcquireCheck()).isTrue();
+        assertThat(guard.tryAcquireCheck()).as("a third check at once, with no request allowed to wait").isFalse();
+        guard.releaseCheck();
+        assertThat(guard.tryAcquireCheck()).isTrue();
+    }
+
+    @Test
+    void aBoundedNumberOfRequestsWaitForACheckAndTheNextIsRefusedWithoutWaiting() throws Exception {
+        LoginGuard oneWaits = new LoginGuard(new SecurityProperties.Logins(3, 5, Duration.ofMinutes(1), 1, Duration.ofSeconds(5), 1), clock);
+        assertThat(oneWaits.tryAcquireCheck()).isTrue();
+        java.util.concurrent.CompletableFuture<Boolean> waiter = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return oneWaits.tryAcquireCheck();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await(() -> oneWaits.waitingForPermit() == 1);
+        long start = System.nanoTime();
+        assertThat(oneWaits.tryAcquireCheck()).as("a second waiter").isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+        oneWaits.releaseCheck();
+        assertThat(waiter.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("the waiter got the released permit").isTrue();
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(condition.getAsBoolean()).isTrue();
+    }
+
+    @Test
+    void trackedNamesStayBounded() {
+        for (int i = 0; i < LoginGuard.MAX_TRACKED + 10; i++) {
+            guard.failed("u" + i, "10.0.0.1");
+        }
+        assertThat(guard.blockedFor("u" + (LoginGuard.MAX_TRACKED + 9), "10.9.9.9")).isEmpty();
+    }
+
+    @Test
+    void userNamesAreLoggedAsShortPrintableAscii() {
+        assertThat(LoginThrottle.printable("admın\n" + "x".repeat(100))).startsWith("adm?n?x").hasSize(65);
+    }
+}

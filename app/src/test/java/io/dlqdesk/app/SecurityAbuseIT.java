@@ -1,0 +1,224 @@
+package io.dlqdesk.app;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.dlqdesk.domain.api.FailureKey;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.rollback.web.SharedReadinessCheck;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An outsider with a valid low-privilege credential trying to hurt the service on the real stack: a burst
+ * of rollback checks must not starve the probes or the rest of the API.
+ */
+@RealInfrastructure
+class SecurityAbuseIT {
+
+    private static final int BURST = 210;
+    private static ConfigurableApplicationContext app;
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker broker) {
+        long nonce = System.nanoTime();
+        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-abuse-" + nonce,
+                "dlqdesk.ingest.topic-pattern", "it-abuse-" + nonce + "-none\\.dlq",
+                "dlqdesk.rollback.allow-no-dlq-topics", "true",
+                "dlqdesk.rollback.observation-interval", "2s",
+                // fewer waiters than callers that get past the password-check bound (4 + 32): both bounds are met
+                "dlqdesk.rollback.endpoint.max-waiters", "16",
+                // this class's other tests come from the same address: only the per-user limit is under test here
+                "dlqdesk.security.logins.max-failures-per-user", "5",
+                "dlqdesk.security.logins.max-failures-per-address", "1000",
+                "dlqdesk.security.logins.window", "5s"));
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    private record Timed(int status, long millis, String body, String retryAfter) {
+    }
+
+    @Test
+    void aBurstOfRollbackChecksGetsVerdictsOrAFast429WhileProbesAndListsStayFast() throws Exception {
+        assertThat(call("/api/v1/rollback-readiness", "viewer").status()).as("one caller alone gets a verdict").isEqualTo(200);
+        // plain HTTP/1.1 as a pipeline's curl would speak it (no h2c upgrade attempts); probes and lists on their own client
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient others = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        List<Timed> probes = new CopyOnWriteArrayList<>();
+        AtomicBoolean bursting = new AtomicBoolean(true);
+        Thread prober = new Thread(() -> {
+            while (bursting.get()) {
+                for (String probe : new String[] {"/actuator/health/liveness", "/actuator/health/readiness"}) {
+                    probes.add(timed(others, probe, null));
+                }
+            }
+        });
+        prober.setDaemon(true);
+        prober.start();
+
+        List<CompletableFuture<Timed>> burst = new ArrayList<>();
+        for (int i = 0; i < BURST; i++) {
+            burst.add(timedAsync(client, "/api/v1/rollback-readiness", "viewer"));
+        }
+        SharedReadinessCheck checks = app.getBean(SharedReadinessCheck.class);
+        // once every burst caller is past authentication (answered, or waiting for the next check without a thread),
+        // a list call competes only with what the waiting callers still cost: nothing
+        await().atMost(Duration.ofSeconds(30)).until(() -> burst.stream().filter(CompletableFuture::isDone).count() + checks.waiting() >= BURST);
+        List<Timed> lists = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            lists.add(timed(others, "/api/v1/incidents?size=20", "viewer"));
+        }
+        List<Timed> answers = burst.stream().map(CompletableFuture::join).toList();
+        bursting.set(false);
+        prober.join();
+
+        System.out.printf("burst: %d answers, slowest %d ms; lists %s ms; probes: %d, slowest %d ms%n", answers.size(),
+                answers.stream().mapToLong(Timed::millis).max().orElse(-1), lists.stream().map(Timed::millis).toList(), probes.size(),
+                probes.stream().mapToLong(Timed::millis).max().orElse(-1));
+        assertThat(lists).allSatisfy(list -> {
+            assertThat(list.status()).isEqualTo(200);
+            assertThat(list.millis()).as("a list call while the burst waits").isLessThan(1_000);
+        });
+        assertThat(probes).isNotEmpty().allSatisfy(probe -> {
+            assertThat(probe.status()).isEqualTo(200);
+            assertThat(probe.millis()).as("a probe during the burst").isLessThan(1_000);
+        });
+        assertThat(answers).allSatisfy(answer -> {
+            if (answer.status() == 429) {
+                assertThat(answer.retryAfter()).as("Retry-After").isNotBlank();
+                // at once once authenticated: the only wait is for a password-check slot (bounded by password-check-wait, 2 s)
+                assertThat(answer.millis()).as("a turned-away caller is told without waiting for a check").isLessThan(5_000);
+                assertThat(answer.body()).contains("urn:dlqdesk:problem:too-many-requests");
+            } else {
+                assertThat(answer.status()).as(answer.body()).isIn(200, 409, 503);
+                assertThat(answer.body()).contains("\"verdict\"");
+            }
+        });
+        assertThat(answers).as("some callers shared a check").anyMatch(answer -> answer.status() == 200);
+        assertThat(answers).as("callers beyond the check's waiter bound were turned away")
+                .anyMatch(answer -> answer.status() == 429 && answer.body().contains("wait for the next rollback check"));
+    }
+
+    @Test
+    void pagingDeeperThanTheBoundIsA400AndTheBoundItselfIsAnswered() throws Exception {
+        for (String list : new String[] {"/api/v1/incidents", "/api/v1/audit", "/api/v1/quarantine"}) {
+            HttpResponse<String> tooDeep = RunningApp.get(app, list + "?page=21474836&size=500", "viewer", RunningApp.PASSWORD);
+            assertThat(tooDeep.statusCode()).as(list).isEqualTo(400);
+            assertThat(tooDeep.body()).contains("urn:dlqdesk:problem:invalid-input", "page × size");
+            assertThat(RunningApp.get(app, list + "?page=200&size=500", "viewer", RunningApp.PASSWORD).statusCode()).as(list).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aBodyNamingAFieldTwiceIsA400AndTheSameBodyWithoutTheDuplicateIsRead() throws Exception {
+        String unknown = "/api/v1/incidents/" + IncidentId.of(new FailureKey("abuse-" + System.nanoTime(), 0, 0, "g")).value() + "/acknowledge";
+        HttpResponse<String> duplicated = RunningApp.post(app, unknown, "operator", "{\"reason\":\"a\",\"reason\":\"b\"}");
+        assertThat(duplicated.statusCode()).isEqualTo(400);
+        assertThat(duplicated.body()).contains("urn:dlqdesk:problem:invalid-input", "names a field twice");
+        assertThat(RunningApp.post(app, unknown, "operator", "{\"reason\":\"a\"}").statusCode()).as("read, then no such incident").isEqualTo(404);
+    }
+
+    /** Behind a TLS proxy (X-Forwarded-Proto from a trusted address) the answer carries HSTS; over plain HTTP it does not. */
+    @Test
+    void strictTransportSecurityIsSentWhenTheRequestCameOverTls() throws Exception {
+        HttpRequest.Builder behindProxy = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port")
+                + "/actuator/health/liveness")).header("X-Forwarded-Proto", "https");
+        HttpResponse<String> tls = HttpClient.newHttpClient().send(behindProxy.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(tls.headers().firstValue("Strict-Transport-Security")).hasValueSatisfying(value -> assertThat(value).contains("max-age="));
+        assertThat(RunningApp.get(app, "/actuator/health/liveness").headers().firstValue("Strict-Transport-Security")).isEmpty();
+    }
+
+    /** Wrong passwords for one user: each failure logged in one line and counted, then 429 before any hash is checked. */
+    @Test
+    void aWrongPasswordBurstIsLoggedCountedAndAnswered429UntilTheWindowEnds() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.dlqdesk.api.LoginThrottle");
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            List<Integer> statuses = new ArrayList<>();
+            HttpResponse<String> refused = null;
+            for (int i = 0; i < 12; i++) {
+                HttpResponse<String> response = RunningApp.get(app, "/actuator/health/liveness", "deployer", "wrong-" + i);
+                statuses.add(response.statusCode());
+                if (response.statusCode() == 429) {
+                    refused = response;
+                }
+            }
+            assertThat(statuses.subList(0, 5)).containsOnly(401);
+            assertThat(statuses.subList(5, 12)).containsOnly(429);
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body()).contains("urn:dlqdesk:problem:too-many-requests");
+            assertThat(RunningApp.get(app, "/actuator/health/liveness", "deployer", RunningApp.PASSWORD).statusCode())
+                    .as("the right password is not even checked while the user is throttled").isEqualTo(429);
+            assertThat(logged.list).filteredOn(event -> event.getFormattedMessage().startsWith("failed login for user 'deployer' from 127.0.0.1"))
+                    .hasSize(5).allSatisfy(event -> assertThat(event.getThrowableProxy()).isNull());
+            assertThat(app.getBean(MeterRegistry.class).counter("dlqdesk.security.login.failures", "kind", "basic").count()).isGreaterThanOrEqualTo(5);
+            assertThat(RunningApp.get(app, "/api/v1/incidents", "viewer", RunningApp.PASSWORD).statusCode()).as("another user").isEqualTo(200);
+            await().atMost(Duration.ofSeconds(15)).until(() ->
+                    RunningApp.get(app, "/actuator/health/liveness", "deployer", RunningApp.PASSWORD).statusCode() == 200);
+        } finally {
+            logger.detachAppender(logged);
+        }
+    }
+
+    private static CompletableFuture<Timed> timedAsync(HttpClient client, String path, String user) {
+        long start = System.nanoTime();
+        return client.sendAsync(request(path, user), HttpResponse.BodyHandlers.ofString())
+                .thenApply(response -> new Timed(response.statusCode(), (System.nanoTime() - start) / 1_000_000, response.body(),
+                        response.headers().firstValue("Retry-After").orElse("")))
+                .exceptionally(e -> new Timed(-1, (System.nanoTime() - start) / 1_000_000, e.toString(), ""));
+    }
+
+    private static Timed call(String path, String user) {
+        return timed(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), path, user);
+    }
+
+    private static Timed timed(HttpClient client, String path, String user) {
+        long start = System.nanoTime();
+        try {
+            HttpResponse<String> response = client.send(request(path, user), HttpResponse.BodyHandlers.ofString());
+            return new Timed(response.statusCode(), (System.nanoTime() - start) / 1_000_000, response.body(),
+                    response.headers().firstValue("Retry-After").orElse(""));
+        } catch (Exception e) {
+            return new Timed(-1, (System.nanoTime() - start) / 1_000_000, e.toString(), "");
+        }
+    }
+
+    private static HttpRequest request(String path, String user) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path))
+                .timeout(Duration.ofSeconds(90));
+        if (user != null) {
+            request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString((user + ":" + RunningApp.PASSWORD)
+                    .getBytes(StandardCharsets.UTF_8)));
+        }
+        return request.build();
+    }
+}
