@@ -56,6 +56,7 @@ public class AuditController {
     @GetMapping("/api/v1/audit/incidents-as-of")
     public IncidentsAsOfPage incidentsAsOf(@RequestParam Instant at, @RequestParam(defaultValue = "0") int page,
                                            @RequestParam(defaultValue = "100") int size) {
+        PageBounds.require(page, size);
         return queries.query(new FindIncidentsAsOfQuery(at, page, size), IncidentsAsOfPage.class).join();
     }
 
