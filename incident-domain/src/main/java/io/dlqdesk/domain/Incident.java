@@ -16,6 +16,7 @@ import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
@@ -41,6 +42,7 @@ import org.axonframework.modelling.command.AggregateCreationPolicy;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.CreationPolicy;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,6 +74,11 @@ public class Incident {
     private final List<FailureKey> correlated = new ArrayList<>();
     /** Attempt n is at index n - 1. */
     private final List<Attempt> attempts = new ArrayList<>();
+    /** The latest recorded refusal since the last replay requested: a repeat of it within the window is not recorded again. */
+    private ReplayRejected lastRefusal;
+
+    /** How long the same refusal to the same principal is not recorded again. */
+    public static final Duration REPEATED_REFUSAL_WINDOW = Duration.ofMinutes(1);
 
     protected Incident() {
         // required by Axon to rebuild from events and to create on OpenIncidentCommand
@@ -112,12 +119,19 @@ public class Incident {
         return true;
     }
 
-    /** Never throws for a refusal: it is recorded as ReplayRejected and returned, so it stays in the history. */
+    /**
+     * Never throws for a refusal: it is recorded as ReplayRejected and returned, so it stays in the
+     * history — once: the same refusal asked again by the same principal within
+     * {@link #REPEATED_REFUSAL_WINDOW} is answered the same but adds no event (a caller repeating a
+     * refused request cannot grow the event store without bound).
+     */
     @CommandHandler
     ReplayOutcome handle(RequestReplayCommand command) {
         List<ReplayRefusal> refusals = ReplayCondition.failedFor(replayFacts(command));
         if (!refusals.isEmpty()) {
-            apply(new ReplayRejected(incidentId, refusals, command.requestedBy()));
+            if (!repeatsLastRefusal(refusals, command.requestedBy())) {
+                apply(new ReplayRejected(incidentId, refusals, command.requestedBy()));
+            }
             return ReplayOutcome.rejected(refusals);
         }
         int attempt = attempts.size() + 1;
@@ -125,6 +139,13 @@ public class Incident {
                 root.failureKey().consumerGroup(), root.key(), root.eventId(), root.valueHash(),
                 root.originalTimestamp(), replayDeadline, command.ledgerName(), command.requestedBy()));
         return ReplayOutcome.requested(attempt);
+    }
+
+    private boolean repeatsLastRefusal(List<ReplayRefusal> refusals, OperatorAction by) {
+        return lastRefusal != null && lastRefusal.reasons().equals(refusals)
+                && lastRefusal.requestedBy().principal().equals(by.principal())
+                && !by.at().isBefore(lastRefusal.requestedBy().at())
+                && by.at().isBefore(lastRefusal.requestedBy().at().plus(REPEATED_REFUSAL_WINDOW));
     }
 
     @CommandHandler
@@ -266,7 +287,13 @@ public class Incident {
     }
 
     @EventSourcingHandler
+    void on(ReplayRejected event) {
+        this.lastRefusal = event;
+    }
+
+    @EventSourcingHandler
     void on(ReplayRequested event) {
+        this.lastRefusal = null;
         attempts.add(new Attempt(event.attempt(), event.claimedFailure(), event.targetGroup(), event.valueHash(),
                 PublishStatus.REQUESTED, null));
     }

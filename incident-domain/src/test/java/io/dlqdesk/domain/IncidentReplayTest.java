@@ -1,5 +1,6 @@
 package io.dlqdesk.domain;
 
+import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.FailedRecord;
@@ -87,6 +88,28 @@ class IncidentReplayTest {
         var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, null, HASH);
         expectRefused(List.of(opened(noEventId)), requestReplay(source, POLICY, true, NOW),
                 ReplayRefusal.EVENT_ID_UNKNOWN, ReplayRefusal.SOURCE_EVENT_ID_MISMATCH);
+    }
+
+    @Test
+    void theSameRefusalAskedAgainByTheSamePrincipalWithinAMinuteIsAnsweredButNotRecordedAgain() {
+        var first = requestReplay(sourceAsRecorded(), POLICY, false, NOW);
+        var again = requestReplay(sourceAsRecorded(), POLICY, false, NOW.plusSeconds(59));
+        fixture.given(opened(), new ReplayRejected(ID, List.of(ReplayRefusal.REPLAY_SWITCH_OFF), first.requestedBy()))
+                .when(again)
+                .expectSuccessfulHandlerExecution()
+                .expectNoEvents()
+                .expectResultMessagePayload(ReplayOutcome.rejected(List.of(ReplayRefusal.REPLAY_SWITCH_OFF)));
+    }
+
+    @Test
+    void aRefusalIsRecordedAgainAfterTheWindowForAnotherPrincipalOrWithOtherReasons() {
+        var first = requestReplay(sourceAsRecorded(), POLICY, false, NOW);
+        List<Object> given = List.of(opened(), new ReplayRejected(ID, List.of(ReplayRefusal.REPLAY_SWITCH_OFF), first.requestedBy()));
+        expectRefused(given, requestReplay(sourceAsRecorded(), POLICY, false, NOW.plusSeconds(60)), ReplayRefusal.REPLAY_SWITCH_OFF);
+        var bob = new RequestReplayCommand(ID, sourceAsRecorded(), POLICY, false, Samples.LEDGER, new OperatorAction("bob", "retry", NOW));
+        expectRefused(given, bob, ReplayRefusal.REPLAY_SWITCH_OFF);
+        expectRefused(given, requestReplay(sourceAsRecorded(), new ReplayPolicy(false, 3), false, NOW.plusSeconds(1)),
+                ReplayRefusal.TOPIC_NOT_ALLOWED, ReplayRefusal.REPLAY_SWITCH_OFF);
     }
 
     @Test
