@@ -206,7 +206,8 @@ class ReplayEndToEndIT {
             assertThat(responses).filteredOn(response -> response.statusCode() == 202).hasSize(1);
             assertThat(responses).filteredOn(response -> response.statusCode() != 202)
                     .hasSize(9)
-                    .allSatisfy(response -> assertThat(response.body()).contains("REPLAY_ALREADY_REQUESTED"));
+                    // refused for the state each found: the winner still in flight, or (a slow caller) already published
+                    .allSatisfy(response -> assertThat(response.body()).containsAnyOf("\"REPLAY_ALREADY_REQUESTED\"", "\"ALREADY_PUBLISHED\""));
         } finally {
             pool.shutdownNow();
         }

@@ -53,6 +53,10 @@ public final class ReadModelLatency {
     static final String LIST = "GET /api/v1/incidents (first page of 50)";
     /** The endpoint timed for the open count. */
     static final String COUNT = "GET /api/v1/incident-counts?by=status";
+    /** The endpoint timed for the point-in-time audit: the ledger as it stood 15 days ago (half the history is later). */
+    static final String AS_OF = "GET /api/v1/audit/incidents-as-of (15 days ago)";
+    private static final String ISSUER = "https://bench.invalid/issuer";
+    private static final String AUDIENCE = "dlq-incident-desk";
 
     public static void main(String[] args) throws Exception {
         run(TestInfrastructure.shared(), Integer.getInteger("incidents", 100_000), Integer.getInteger("requests", 1_000));
@@ -87,6 +91,7 @@ public final class ReadModelLatency {
             endpoints.put(COUNT, "/api/v1/incident-counts?by=status");
             endpoints.put("GET /api/v1/incident-counts?by=exception-group", "/api/v1/incident-counts?by=exception-group");
             endpoints.put("GET /api/v1/exception-groups", "/api/v1/exception-groups");
+            endpoints.put(AS_OF, "/api/v1/audit/incidents-as-of?size=100&at=" + NOW.minus(java.time.Duration.ofDays(15)));
             HttpClient client = HttpClient.newHttpClient();
             System.out.printf(Locale.ROOT, "%nread endpoints, %,d incidents, %,d sequential requests each (2 cores, embedded MariaDB)%n",
                     incidents, requests);
@@ -108,8 +113,10 @@ public final class ReadModelLatency {
     }
 
     private static String token(RSAPrivateKey key) throws Exception {
+        // what the service requires of a token: its issuer and audience, a subject, an expiry within the maximum lifetime
         SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), new JWTClaimsSet.Builder().subject("bench")
-                .claim("roles", List.of("VIEWER")).issueTime(new Date()).expirationTime(Date.from(Instant.now().plusSeconds(3600))).build());
+                .issuer(ISSUER).audience(AUDIENCE).claim("roles", List.of("VIEWER")).issueTime(new Date())
+                .expirationTime(Date.from(Instant.now().plusSeconds(1800))).build());
         jwt.sign(new RSASSASigner(key));
         return jwt.serialize();
     }
@@ -120,14 +127,22 @@ public final class ReadModelLatency {
                 "--spring.datasource.password=" + database.password(), "--spring.kafka.bootstrap-servers=" + bootstrapServers,
                 "--server.port=0", "--server.address=127.0.0.1", "--dlqdesk.ingest.enabled=false",
                 "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN",
-                "--spring.security.oauth2.resourceserver.jwt.public-key-location=" + publicKey.toUri());
+                "--spring.security.oauth2.resourceserver.jwt.public-key-location=" + publicKey.toUri(),
+                "--dlqdesk.security.jwt.issuer=" + ISSUER, "--dlqdesk.security.jwt.audience=" + AUDIENCE);
     }
 
-    /** 50 topics, 20 groups, 200 exception groups, statuses mostly closed, detected over 30 days. */
+    /** "Now" of the loaded history; the as-of query asks about an instant before it. */
+    private static final Instant NOW = Instant.now();
+
+    /**
+     * 50 topics, 20 groups, 200 exception groups, statuses mostly closed, detected over 30 days; and for
+     * the point-in-time read model, each incident OPEN from its detection and, unless still open, its
+     * status from an hour later.
+     */
     private static void load(JdbcTemplate jdbc, int incidents) {
         Random random = new Random(42);
         String[] statuses = {"OPEN", "ACKED", "RESOLVED", "RESOLVED", "RESOLVED", "DISCARDED"};
-        Instant now = Instant.now();
+        Instant now = NOW;
         List<Object> batch = new ArrayList<>();
         int rows = 0;
         for (int i = 0; i < incidents; i++) {
@@ -151,8 +166,19 @@ public final class ReadModelLatency {
             jdbc.update("INSERT INTO incident_count (dimension, value, status, incidents) SELECT '" + dimension[0] + "', " + dimension[1]
                     + ", status, COUNT(*) FROM incident_summary GROUP BY " + dimension[1] + ", status");
         }
+        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no, record_offset,"
+                + " consumer_group) SELECT incident_id, 0, 'OPEN', " + nanos("detected_at") + ", IF(status = 'OPEN', " + Long.MAX_VALUE + ", "
+                + nanos("detected_at") + " + 3600000000000), topic, partition_no, record_offset, consumer_group FROM incident_summary");
+        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no, record_offset,"
+                + " consumer_group) SELECT incident_id, 1, status, " + nanos("detected_at") + " + 3600000000000, " + Long.MAX_VALUE
+                + ", topic, partition_no, record_offset, consumer_group FROM incident_summary WHERE status <> 'OPEN'");
         jdbc.update("INSERT INTO exception_group (exception_group, exception_class, fingerprint) "
                 + "SELECT exception_group, MIN(exception_class), MIN(exception_fingerprint) FROM incident_summary GROUP BY exception_group");
+    }
+
+    /** SQL for a DATETIME column (UTC) as epoch nanoseconds. */
+    private static String nanos(String column) {
+        return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', " + column + ") * 1000)";
     }
 
     private static String group(int number) {
