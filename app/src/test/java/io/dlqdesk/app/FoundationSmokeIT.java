@@ -189,8 +189,9 @@ class FoundationSmokeIT {
         return records;
     }
 
+    /** Readiness with its details, which only an admin is shown. */
     private static String health(ConfigurableApplicationContext app) throws Exception {
-        HttpResponse<String> response = RunningApp.get(app, "/actuator/health/readiness");
+        HttpResponse<String> response = RunningApp.get(app, "/actuator/health/readiness", "admin", RunningApp.PASSWORD);
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
     }

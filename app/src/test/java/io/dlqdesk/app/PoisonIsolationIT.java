@@ -76,7 +76,7 @@ class PoisonIsolationIT {
             });
             assertThat(IngestLedger.incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
             assertThat(quarantined(jdbc, scenario)).isZero();
-            String readiness = RunningApp.get(app, "/actuator/health/readiness").body();
+            String readiness = RunningApp.get(app, "/actuator/health/readiness", "admin", RunningApp.PASSWORD).body(); // details: admin only
             assertThat(readiness).contains("\"status\":\"UP\"").contains(scenario.badPartition().toString());
             assertThat(app.getBean(MeterRegistry.class).get("dlq.ingest.paused_partitions").gauge().value()).isEqualTo(1.0);
         }
@@ -86,7 +86,8 @@ class PoisonIsolationIT {
             FailureKey sentinel = scenario.sendSentinel(broker, scenario.otherPartition());
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(IngestLedger.incidentsOpened(jdbc, List.of(sentinel))).containsOnly(1);
-                assertThat(RunningApp.get(app, "/actuator/health/readiness").body()).contains(scenario.badPartition().toString());
+                assertThat(RunningApp.get(app, "/actuator/health/readiness", "admin", RunningApp.PASSWORD).body())
+                        .contains(scenario.badPartition().toString());
             });
             assertThat(IngestLedger.incidentsOpened(jdbc, flowing)).containsOnly(1);
             assertThat(IngestLedger.incidentsOpened(jdbc, List.of(scenario.afterBad()))).containsOnly(0);
