@@ -18,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -169,11 +171,13 @@ public class OutboxPoller implements SmartLifecycle {
         log.warn("replay {} was acknowledged at {} but could not be recorded SENT, retrying for {}: {}", replayId, acknowledged.at(),
                 settings.markSentRetryFor(), firstError.toString());
         long giveUpAt = System.nanoTime() + settings.markSentRetryFor().toNanos();
-        Duration pause = MARK_SENT_FIRST_PAUSE;
+        ExponentialBackOff backOff = new ExponentialBackOff(MARK_SENT_FIRST_PAUSE.toMillis(), 2.0);
+        backOff.setMaxInterval(settings.maxBackoff().toMillis());
+        BackOffExecution pauses = backOff.start();
         RuntimeException last = firstError;
         while (System.nanoTime() < giveUpAt && (running || scheduler == null)) {
             try {
-                Thread.sleep(pause.toMillis());
+                Thread.sleep(pauses.nextBackOff());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -186,7 +190,6 @@ public class OutboxPoller implements SmartLifecycle {
                 last = e;
                 log.warn("replay {} still not recorded SENT: {}", replayId, e.toString());
             }
-            pause = pause.multipliedBy(2).compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : pause.multipliedBy(2);
         }
         log.error("replay {} was acknowledged at {} but not recorded SENT within {}: it stays PENDING (no try counted) and is sent again",
                 replayId, acknowledged.at(), settings.markSentRetryFor());
