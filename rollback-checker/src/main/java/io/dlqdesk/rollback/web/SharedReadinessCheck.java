@@ -1,5 +1,6 @@
 package io.dlqdesk.rollback.web;
 
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import io.dlqdesk.rollback.check.ReadinessReport;
 
 import java.time.Clock;
@@ -22,11 +23,7 @@ public final class SharedReadinessCheck implements AutoCloseable {
     private final Supplier<ReadinessReport> check;
     private final int maxWaiters;
     private final Clock clock;
-    private final ExecutorService runner = Executors.newSingleThreadExecutor(task -> {
-        Thread thread = new Thread(task, "rollback-check");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService runner = Executors.newSingleThreadExecutor(daemonThreads());
 
     // all guarded by this
     private boolean running;
@@ -57,6 +54,12 @@ public final class SharedReadinessCheck implements AutoCloseable {
             startNext();
         }
         return Optional.of(verdict.copy());
+    }
+
+    private static CustomizableThreadFactory daemonThreads() {
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("rollback-check-");
+        threads.setDaemon(true);
+        return threads;
     }
 
     /** How long the last check took: when a turned-away caller should try again. */
