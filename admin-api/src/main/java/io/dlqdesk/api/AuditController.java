@@ -1,5 +1,6 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.projections.asof.AsOfCursor;
 import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
 import io.dlqdesk.projections.asof.IncidentsAsOfPage;
 import io.dlqdesk.projections.history.AuditPage;
@@ -50,14 +51,19 @@ public class AuditController {
     }
 
     /**
-     * The incidents and their statuses as they stood at {@code at}, as the events recorded up to then say, by incident id,
-     * paged; from a read model of status intervals, so the cost does not grow with the length of the history.
+     * The incidents and their statuses as they stood at {@code at}, as the events recorded up to then say, newest status
+     * first, a page at a time ({@code after} = the previous page's {@code next}); from a read model of status intervals,
+     * so a page costs the same however long the history.
      */
     @GetMapping("/api/v1/audit/incidents-as-of")
-    public IncidentsAsOfPage incidentsAsOf(@RequestParam Instant at, @RequestParam(defaultValue = "0") int page,
-                                           @RequestParam(defaultValue = "100") int size) {
-        PageBounds.require(page, size);
-        return queries.query(new FindIncidentsAsOfQuery(at, page, size), IncidentsAsOfPage.class).join();
+    public IncidentsAsOfPage incidentsAsOf(@RequestParam Instant at, @RequestParam(required = false) String after,
+                                           @RequestParam(defaultValue = "100") int size, @RequestParam(required = false) String page) {
+        if (page != null) {
+            throw new IllegalArgumentException("incidents-as-of pages by cursor: pass the previous page's 'next' as 'after' instead of 'page'");
+        }
+        PageBounds.require(0, size);
+        return queries.query(new FindIncidentsAsOfQuery(at, after == null ? null : AsOfCursor.of(after), size), IncidentsAsOfPage.class)
+                .join();
     }
 
     private static CountIncidentsQuery.Dimension dimension(String by) {

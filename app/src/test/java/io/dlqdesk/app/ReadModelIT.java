@@ -18,6 +18,7 @@ import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.domain.api.TimestampType;
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.projections.asof.AsOfCursor;
 import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
 import io.dlqdesk.projections.asof.IncidentAsOf;
 import io.dlqdesk.projections.asof.IncidentStatusIntervalProjection;
@@ -166,6 +167,18 @@ class ReadModelIT {
         assertThat(get("/api/v1/audit?principal=bob")).containsSubsequence("\"eventType\":\"IncidentResolved\"",
                 "\"eventType\":\"IncidentAcknowledged\"").doesNotContain("\"principal\":\"alice\"");
         assertThat(RunningApp.get(app, "/api/v1/audit/incidents-as-of", "viewer", RunningApp.PASSWORD).statusCode()).isEqualTo(400);
+        // pages go by cursor: a token not handed out, or an offset page, is refused rather than answered with page one
+        assertThat(RunningApp.get(app, "/api/v1/audit/incidents-as-of?at=" + afterResolve + "&after=bm90LW91cnM", "viewer",
+                RunningApp.PASSWORD).statusCode()).isEqualTo(400);
+        assertThat(RunningApp.get(app, "/api/v1/audit/incidents-as-of?at=" + afterResolve + "&page=2", "viewer", RunningApp.PASSWORD)
+                .statusCode()).isEqualTo(400);
+        String first = get("/api/v1/audit/incidents-as-of?size=1&at=" + afterResolve);
+        var next = java.util.regex.Pattern.compile("\"next\":\"([A-Za-z0-9_-]+)\"").matcher(first);
+        var firstId = java.util.regex.Pattern.compile("\"incidentId\":\"(inc-[0-9a-f]{32})\"").matcher(first);
+        assertThat(next.find() && firstId.find()).as("more than one incident existed, so a first page of one has a next token: " + first)
+                .isTrue();
+        assertThat(get("/api/v1/audit/incidents-as-of?size=1&at=" + afterResolve + "&after=" + next.group(1)))
+                .containsPattern("\"incidentId\":\"inc-").doesNotContain(firstId.group(1));
     }
 
     @Test
@@ -199,18 +212,20 @@ class ReadModelIT {
                 .contains(IncidentStatus.OPEN, IncidentStatus.ACKED, IncidentStatus.RESOLVED, IncidentStatus.DISCARDED);
     }
 
-    /** Every page of the read model's answer. */
+    /** Every page of the read model's answer, followed by its cursors; in incident id order, as the oracle gives it. */
     private static List<IncidentAsOf> asOfFromReadModel(Instant at) {
         QueryGateway queries = app.getBean(QueryGateway.class);
         List<IncidentAsOf> all = new java.util.ArrayList<>();
-        for (int page = 0; ; page++) {
-            IncidentsAsOfPage answer = queries.query(new FindIncidentsAsOfQuery(at, page, 7), IncidentsAsOfPage.class).join();
+        AsOfCursor after = null;
+        do {
+            IncidentsAsOfPage answer = queries.query(new FindIncidentsAsOfQuery(at, after, 3), IncidentsAsOfPage.class).join();
+            assertThat(answer.items()).hasSizeLessThanOrEqualTo(3);
             all.addAll(answer.items());
-            if ((long) (page + 1) * 7 >= answer.total()) {
-                assertThat(all).hasSize((int) answer.total());
-                return all;
-            }
-        }
+            after = answer.next() == null ? null : AsOfCursor.of(answer.next());
+        } while (after != null);
+        assertThat(all).extracting(IncidentAsOf::statusSince).as("newest status first").isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(all).extracting(IncidentAsOf::incidentId).doesNotHaveDuplicates();
+        return all.stream().sorted(java.util.Comparator.comparing(IncidentAsOf::incidentId)).toList();
     }
 
     /** The oracle: replay every event recorded at or before {@code at}, in order, as the first version of this query did. */

@@ -142,12 +142,17 @@ public final class BenchMain {
         double countP99 = Stats.percentile(query.get(ReadModelLatency.COUNT), 0.99);
         double asOfP99 = Stats.percentile(query.get(ReadModelLatency.AS_OF), 0.99);
         json.put("query", ordered("list_p99_ms", round2(listP99), "count_p99_ms", round2(countP99), "as_of_p99_ms", round2(asOfP99),
+                "as_of_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.AS_OF), 0.5)),
+                "as_of_ten_times_history_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.AS_OF_TEN_TIMES), 0.5)),
                 "list_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.LIST), 0.5)),
                 "count_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.COUNT), 0.5)),
                 "incidents", settings.queryIncidents(), "requests", settings.queryRequests()));
         table.add(new String[] {"query: list p99 ms (" + settings.queryIncidents() + " incidents)", fmt(listP99), "—", "—", "< 50", yes(listP99 < 50)});
         table.add(new String[] {"query: open count p99 ms", fmt(countP99), "—", "—", "< 50", yes(countP99 < 50)});
         table.add(new String[] {"query: as-of audit p99 ms (first page of 100)", fmt(asOfP99), "—", "—", "< 50", yes(asOfP99 < 50)});
+        double asOfGrowth = Stats.percentile(query.get(ReadModelLatency.AS_OF_TEN_TIMES), 0.5) / Stats.percentile(query.get(ReadModelLatency.AS_OF), 0.5);
+        table.add(new String[] {"query: as-of p50 with 10× the history before the instant / as-of p50", fmt(asOfGrowth), "—", "—", "≤ 1.2",
+                yes(asOfGrowth <= 1.2)});
 
         json.put("machine", machine());
         json.put("run", ordered("quick", settings.quick(), "finished_at", Instant.now().toString(),

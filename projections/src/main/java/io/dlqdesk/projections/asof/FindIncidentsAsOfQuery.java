@@ -6,13 +6,13 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The incidents that existed at {@code at} and the status each had then, by incident id, one page
- * at a time. Answered with an {@link IncidentsAsOfPage}.
+ * The incidents that existed at {@code at} and the status each had then, newest status first, {@code size} at a
+ * time, starting {@code after} a previous page's cursor (null: the first page). Answered with an {@link IncidentsAsOfPage}.
  */
-public record FindIncidentsAsOfQuery(Instant at, int page, int size) {
+public record FindIncidentsAsOfQuery(Instant at, AsOfCursor after, int size) {
 
     public FindIncidentsAsOfQuery {
         Objects.requireNonNull(at, "at");
-        Paging.requireValid(page, size);
+        Paging.requireValid(0, size);
     }
 }
