@@ -1,10 +1,20 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import org.axonframework.common.jpa.EntityManagerProvider;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jpa.JpaEventStorageEngine;
+import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,6 +98,30 @@ class IncidentCommandIT {
         String unknown = IncidentId.of(new FailureKey("nowhere-" + NONCE, 0, 0, "g")).value();
         assertThat(RunningApp.post(app, path(unknown, "acknowledge"), "operator", "{\"reason\":\"x\"}").statusCode()).isEqualTo(404);
         assertThat(RunningApp.post(app, path("inc-123", "acknowledge"), "operator", "{\"reason\":\"x\"}").statusCode()).isEqualTo(400);
+    }
+
+    /** Databases written before the move to the JDBC engine: their events are sourced, streamed and appended to as before. */
+    @Test
+    void anIncidentWhoseEventsTheJpaEngineWroteIsCommandedAndListedAsBefore() throws Exception {
+        FailureKey key = new FailureKey("jpa-written-" + NONCE, 0, 7, "billing");
+        FailedRecord failure = new FailedRecord(key, new RecordLocation(key.topic() + ".dlq", 0, 7), RecordKey.NONE, null, null, null, null);
+        Instant detected = Instant.now();
+        IncidentId id = IncidentId.of(key);
+        EventStorageEngine jpa = JpaEventStorageEngine.builder().entityManagerProvider(app.getBean(EntityManagerProvider.class))
+                .transactionManager(app.getBean(TransactionManager.class)).eventSerializer(app.getBean(Serializer.class))
+                .snapshotSerializer(app.getBean(Serializer.class)).build();
+        app.getBean(TransactionManager.class).executeInTransaction(() -> jpa.appendEvents(new GenericDomainEventMessage<>("Incident",
+                id.value(), 0, new IncidentOpened(id, failure, detected, detected.plus(Duration.ofDays(7)), List.of(), null))));
+
+        // sourced by the JDBC engine: the aggregate knows it is OPEN, so acknowledging is allowed and resolving before that is not
+        assertThat(RunningApp.post(app, path(id.value(), "resolve"), "operator", "{\"reason\":\"done\"}").body()).contains("NOT_ACKNOWLEDGED");
+        assertThat(RunningApp.post(app, path(id.value(), "acknowledge"), "operator", "{\"reason\":\"mine\"}").statusCode()).isEqualTo(204);
+        // streamed to the read model, both events, the second appended by the JDBC engine after the first
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                RunningApp.get(app, "/api/v1/incidents/" + id.value(), "viewer", RunningApp.PASSWORD).body().contains("\"status\":\"ACKED\""));
+        List<String> stamps = app.getBean(JdbcTemplate.class).queryForList("SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ?"
+                + " ORDER BY sequence_number", String.class, id.value());
+        assertThat(stamps).hasSize(2).allSatisfy(stamp -> assertThat(Instant.parse(stamp)).isAfterOrEqualTo(detected.minusSeconds(1)));
     }
 
     private static String open(long offset) {

@@ -1,0 +1,83 @@
+package io.dlqdesk.app;
+
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import org.axonframework.common.jdbc.UnitOfWorkAwareConnectionProviderWrapper;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventData;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import javax.sql.DataSource;
+import java.util.stream.Stream;
+
+/**
+ * The event store on Axon's JDBC engine: all events of a unit of work in one batched insert (the driver
+ * rewrites it into one multi-row statement), where the JPA engine persisted them one entity at a time.
+ * Same tables and columns as before (Flyway's V100), same connection and transaction as JPA (Spring's
+ * connection for the current transaction), same stored form: a database written by the JPA engine reads
+ * unchanged. Token and saga stores stay on JPA.
+ */
+@Configuration(proxyBeanMethods = false)
+class EventStoreWiring {
+
+    /** Events per read when a processor or an aggregate load fetches from the store. */
+    static final int FETCH_BATCH = 1_000;
+
+    @Bean
+    EventStorageEngine eventStorageEngine(DataSource dataSource, TransactionManager transactionManager, Serializer serializer,
+                                          @Qualifier("eventSerializer") Serializer eventSerializer,
+                                          PersistenceExceptionResolver persistenceExceptionResolver) {
+        ConnectionProvider connections = new UnitOfWorkAwareConnectionProviderWrapper(new SpringDataSourceConnectionProvider(dataSource));
+        return new NoSnapshotReads(JdbcEventStorageEngine.builder()
+                .connectionProvider(connections)
+                .transactionManager(transactionManager)
+                .schema(schema())
+                .dataType(byte[].class)
+                .snapshotSerializer(serializer)
+                .eventSerializer(eventSerializer)
+                .persistenceExceptionResolver(persistenceExceptionResolver)
+                .batchSize(FETCH_BATCH));
+    }
+
+    /** The names Flyway's V100 gave Axon's tables (snake_case, as the JPA mapping produced). */
+    static EventSchema schema() {
+        return EventSchema.builder()
+                .eventTable("domain_event_entry")
+                .snapshotTable("snapshot_event_entry")
+                .globalIndexColumn("global_index")
+                .timestampColumn("time_stamp")
+                .eventIdentifierColumn("event_identifier")
+                .aggregateIdentifierColumn("aggregate_identifier")
+                .sequenceNumberColumn("sequence_number")
+                .typeColumn("type")
+                .payloadTypeColumn("payload_type")
+                .payloadRevisionColumn("payload_revision")
+                .payloadColumn("payload")
+                .metaDataColumn("meta_data")
+                .build();
+    }
+
+    /**
+     * No snapshotter is configured, so the snapshot table stays empty; Axon would still query it before
+     * every aggregate load. Skipping that read is safe because events are never deleted: the full stream
+     * is always there to source from.
+     */
+    static final class NoSnapshotReads extends JdbcEventStorageEngine {
+
+        NoSnapshotReads(JdbcEventStorageEngine.Builder builder) {
+            super(builder);
+        }
+
+        @Override
+        protected Stream<? extends DomainEventData<?>> readSnapshotData(String aggregateIdentifier) {
+            return Stream.empty();
+        }
+    }
+}
