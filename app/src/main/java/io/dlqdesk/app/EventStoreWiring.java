@@ -1,5 +1,7 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.ingest.loop.StoredIncidents;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.jdbc.UnitOfWorkAwareConnectionProviderWrapper;
@@ -13,8 +15,13 @@ import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import javax.sql.DataSource;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -44,6 +51,22 @@ class EventStoreWiring {
                 .eventSerializer(eventSerializer)
                 .persistenceExceptionResolver(persistenceExceptionResolver)
                 .batchSize(FETCH_BATCH));
+    }
+
+    /** Ingest's one read per batch: which incidents already have their first event (the store's unique key is the index used). */
+    @Bean
+    StoredIncidents storedIncidents(JdbcTemplate jdbc) {
+        EventSchema schema = schema();
+        String firstEvents = "SELECT " + schema.aggregateIdentifierColumn() + " FROM " + schema.domainEventTable() + " WHERE "
+                + schema.sequenceNumberColumn() + " = 0 AND " + schema.aggregateIdentifierColumn() + " IN (";
+        return ids -> {
+            if (ids.isEmpty()) {
+                return Set.of();
+            }
+            List<String> found = jdbc.queryForList(firstEvents + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")", String.class,
+                    ids.stream().map(IncidentId::value).toArray());
+            return found.stream().map(IncidentId::parse).collect(Collectors.toUnmodifiableSet());
+        };
     }
 
     /** The names Flyway's V100 gave Axon's tables (snake_case, as the JPA mapping produced). */

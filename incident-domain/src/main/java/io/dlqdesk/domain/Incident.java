@@ -16,6 +16,7 @@ import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.OpenNewIncidentCommand;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
@@ -98,6 +99,17 @@ public class Incident {
             }
             return;
         }
+        opened(command);
+    }
+
+    /** Created without a load: the caller checked the id is not in the store, and the store's unique key holds if it was wrong. */
+    @CommandHandler
+    @CreationPolicy(AggregateCreationPolicy.ALWAYS)
+    void handle(OpenNewIncidentCommand command) {
+        opened(command.open());
+    }
+
+    private void opened(OpenIncidentCommand command) {
         var timestamp = command.failure().originalTimestamp();
         Instant deadline = timestamp == null ? null : timestamp.instant().plus(command.replayWindow());
         apply(new IncidentOpened(command.incidentId(), command.failure(), command.detectedAt(), deadline,

@@ -8,6 +8,7 @@ import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.OpenNewIncidentCommand;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,14 @@ class IncidentTest {
     void openingAnIncidentRecordsTheFailureUnderItsDerivedIdWithItsDeadline() {
         fixture.givenNoPriorActivity()
                 .when(Samples.open())
+                .expectSuccessfulHandlerExecution()
+                .expectEvents(new IncidentOpened(IncidentId.of(ROOT.failureKey()), ROOT, DETECTED, DEADLINE, List.of()));
+    }
+
+    @Test
+    void openingANewIncidentWithoutALoadRecordsTheSameEventAsOpeningOne() {
+        fixture.givenNoPriorActivity()
+                .when(new OpenNewIncidentCommand(Samples.open()))
                 .expectSuccessfulHandlerExecution()
                 .expectEvents(new IncidentOpened(IncidentId.of(ROOT.failureKey()), ROOT, DETECTED, DEADLINE, List.of()));
     }

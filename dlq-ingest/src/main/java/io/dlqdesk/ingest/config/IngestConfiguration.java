@@ -10,11 +10,13 @@ import io.dlqdesk.ingest.loop.IngestMetrics;
 import io.dlqdesk.ingest.loop.LoopHealth;
 import io.dlqdesk.ingest.loop.LoopSettings;
 import io.dlqdesk.ingest.loop.QuarantineStore;
+import io.dlqdesk.ingest.loop.StoredIncidents;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.common.transaction.TransactionManager;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.health.Health;
@@ -26,8 +28,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -54,10 +54,10 @@ public class IngestConfiguration {
     }
 
     @Bean
-    IncidentWriter incidentWriter(CommandGateway commands, PlatformTransactionManager transactionManager, QuarantineStore quarantine,
-                                  @Value("${dlqdesk.replay-window}") Duration replayWindow,
+    IncidentWriter incidentWriter(CommandGateway commands, TransactionManager transactionManager, StoredIncidents storedIncidents,
+                                  QuarantineStore quarantine, @Value("${dlqdesk.replay-window}") Duration replayWindow,
                                   @Value("${dlqdesk.ledger-name}") String ledgerName) {
-        return new IncidentWriter(commands, new TransactionTemplate(transactionManager), quarantine, replayWindow, ledgerName, Clock.systemUTC());
+        return new IncidentWriter(commands, transactionManager, storedIncidents, quarantine, replayWindow, ledgerName, Clock.systemUTC());
     }
 
     /** How failures are read: also how replay reads the source record's eventId, so both agree. */

@@ -7,18 +7,26 @@ import io.dlqdesk.domain.api.CorrelationMismatch;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.api.OpenNewIncidentCommand;
 import io.dlqdesk.domain.api.ReplayHeaders;
 import io.dlqdesk.ingest.classify.Classification;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.messaging.ResultMessage;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
+import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Turns one classified DLQ record into exactly one durable outcome: a failure of an incident
@@ -33,16 +41,18 @@ public class IncidentWriter implements RecordHandler {
     private static final Logger log = LoggerFactory.getLogger(IncidentWriter.class);
 
     private final CommandGateway commands;
-    private final TransactionTemplate transactions;
+    private final TransactionManager transactionManager;
+    private final StoredIncidents storedIncidents;
     private final QuarantineStore quarantine;
     private final Duration replayWindow;
     private final String ledgerName;
     private final Clock clock;
 
-    public IncidentWriter(CommandGateway commands, TransactionTemplate transactions, QuarantineStore quarantine, Duration replayWindow,
-                          String ledgerName, Clock clock) {
+    public IncidentWriter(CommandGateway commands, TransactionManager transactionManager, StoredIncidents storedIncidents,
+                          QuarantineStore quarantine, Duration replayWindow, String ledgerName, Clock clock) {
         this.commands = commands;
-        this.transactions = transactions;
+        this.transactionManager = transactionManager;
+        this.storedIncidents = storedIncidents;
         this.quarantine = quarantine;
         this.replayWindow = replayWindow;
         this.ledgerName = ledgerName;
@@ -62,15 +72,41 @@ public class IncidentWriter implements RecordHandler {
     }
 
     /**
-     * First failures in one transaction: each command's unit of work joins it, so the batch costs one
-     * commit. Anything else, or any failure, and the caller falls back to one by one.
+     * First failures as one unit of work in one transaction: each command runs nested in it, so their
+     * events are appended together (one batched insert) and the batch costs one commit. Incidents the store
+     * does not hold yet (one read for the batch) are created without a load; the others go the usual way
+     * (a duplicate delivery, a failure key taken). Commands run in incident id order, since each aggregate
+     * stays locked until the batch ends: every writer takes them in the same order. Any failure rolls the
+     * whole batch back and the caller writes the records one by one.
      */
     @Override
-    public void handleAll(List<Classified> records) {
+    public void handleAll(List<Classified> records) throws Exception {
         if (!records.stream().allMatch(classified -> classified.classification() instanceof Classification.Failure)) {
             throw new IllegalArgumentException("only first failures are written in batches");
         }
-        transactions.executeWithoutResult(status -> records.forEach(classified -> handle(classified.record(), classified.classification())));
+        Instant now = clock.instant();
+        List<OpenIncidentCommand> opens = records.stream()
+                .map(classified -> OpenIncidentCommand.forFailure(((Classification.Failure) classified.classification()).failure(), replayWindow, now))
+                .sorted(Comparator.comparing((OpenIncidentCommand open) -> open.incidentId().value()))
+                .toList();
+        Set<IncidentId> stored = storedIncidents.existing(opens.stream().map(OpenIncidentCommand::incidentId).distinct().toList());
+        Set<IncidentId> created = new HashSet<>();
+        DefaultUnitOfWork<?> batch = DefaultUnitOfWork.startAndGet(null);
+        batch.attachTransaction(transactionManager);
+        ResultMessage<?> result = batch.executeWithResult(() -> {
+            for (OpenIncidentCommand open : opens) {
+                if (!stored.contains(open.incidentId()) && created.add(open.incidentId())) {
+                    commands.sendAndWait(new OpenNewIncidentCommand(open));
+                } else {
+                    open(open);
+                }
+            }
+            return null;
+        }, RollbackConfigurationType.ANY_THROWABLE);
+        if (result.isExceptional()) {
+            Throwable failure = result.exceptionResult();
+            throw failure instanceof Exception exception ? exception : new IllegalStateException("writing a batch failed", failure);
+        }
     }
 
     private void correlate(FailedRecord failure, ReplayHeaders headers) {
