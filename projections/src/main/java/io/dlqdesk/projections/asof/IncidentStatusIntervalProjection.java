@@ -7,6 +7,8 @@ import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.IncidentReopened;
 import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.projections.OrderedStatements;
+import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -26,7 +28,7 @@ import java.util.List;
  * stood at T" is one indexed range read, paged by cursor, instead of a replay of the whole event store. The
  * answer is what the events recorded at or before T say (an event at exactly T counts), as a replay
  * of them would give; a test holds the two equal. Like every read model it follows the event store
- * within seconds, and it is rebuilt from events on a reset.
+ * within seconds, and it is rebuilt from events on a reset. Written per batch of events.
  */
 @Component
 @ProcessingGroup(IncidentStatusIntervalProjection.PROCESSING_GROUP)
@@ -39,19 +41,28 @@ public class IncidentStatusIntervalProjection {
     private static final String HOLDING_AT = " FROM incident_status_interval WHERE valid_from <= ? AND valid_to > ?";
     private static final String NEWEST_FIRST = " ORDER BY valid_from DESC, incident_id DESC LIMIT ?";
 
+    private static final String OPENED = "INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic,"
+            + " partition_no, record_offset, consumer_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq";
+    private static final String END_HOLDING = "UPDATE incident_status_interval SET valid_to = ? WHERE incident_id = ? AND valid_to = ? AND seq < ?";
+    private static final String START_NEXT = "INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic,"
+            + " partition_no, record_offset, consumer_group) SELECT incident_id, ?, ?, ?, ?, topic, partition_no, record_offset, consumer_group"
+            + " FROM incident_status_interval WHERE incident_id = ? ORDER BY seq LIMIT 1 ON DUPLICATE KEY UPDATE seq = VALUES(seq)";
+
     private final JdbcTemplate jdbc;
+    /** A batch's statements, run as JDBC batches when it commits; those of one incident in event order. */
+    private final PendingWrites<OrderedStatements> pending;
 
     IncidentStatusIntervalProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, OrderedStatements::new, statements -> statements.run(jdbc));
     }
 
     @EventHandler
     void on(IncidentOpened event, @SequenceNumber long seq, @Timestamp Instant at) {
         var key = event.failureKey();
-        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no,"
-                        + " record_offset, consumer_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq",
-                event.incidentId().value(), seq, IncidentStatus.OPEN.name(), nanos(at), OPEN_ENDED, key.topic(), key.partition(), key.offset(),
-                key.consumerGroup());
+        String incident = event.incidentId().value();
+        pending.record(statements -> statements.add(incident, OPENED, incident, seq, IncidentStatus.OPEN.name(), nanos(at), OPEN_ENDED,
+                key.topic(), key.partition(), key.offset(), key.consumerGroup()));
     }
 
     @EventHandler
@@ -77,12 +88,11 @@ public class IncidentStatusIntervalProjection {
     /** Ends the interval that holds and starts the next; the location is the incident's own, copied from its first interval. */
     private void changed(IncidentId incidentId, long seq, IncidentStatus status, Instant at) {
         long from = nanos(at);
-        jdbc.update("UPDATE incident_status_interval SET valid_to = ? WHERE incident_id = ? AND valid_to = ? AND seq < ?",
-                from, incidentId.value(), OPEN_ENDED, seq);
-        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no,"
-                        + " record_offset, consumer_group) SELECT incident_id, ?, ?, ?, ?, topic, partition_no, record_offset, consumer_group"
-                        + " FROM incident_status_interval WHERE incident_id = ? ORDER BY seq LIMIT 1 ON DUPLICATE KEY UPDATE seq = VALUES(seq)",
-                seq, status.name(), from, OPEN_ENDED, incidentId.value());
+        String incident = incidentId.value();
+        pending.record(statements -> {
+            statements.add(incident, END_HOLDING, from, incident, OPEN_ENDED, seq);
+            statements.add(incident, START_NEXT, seq, status.name(), from, OPEN_ENDED, incident);
+        });
     }
 
     /**
@@ -111,6 +121,7 @@ public class IncidentStatusIntervalProjection {
 
     @ResetHandler
     void reset() {
+        pending.discard();
         jdbc.update("DELETE FROM incident_status_interval");
     }
 

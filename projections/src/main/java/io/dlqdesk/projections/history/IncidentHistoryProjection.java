@@ -17,6 +17,8 @@ import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
+import io.dlqdesk.projections.MultiRowInsert;
+import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -32,12 +34,14 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
  * Every change of every incident, in order, with who did it and why: the incident history and the
  * audit trail. One row per event, keyed by (incident, sequence number), so a replayed event writes
- * nothing new and a rebuild produces the same rows. Times are when the event was recorded.
+ * nothing new and a rebuild produces the same rows. Times are when the event was recorded. A batch of events is
+ * one multi-row insert.
  */
 @Component
 @ProcessingGroup(IncidentHistoryProjection.PROCESSING_GROUP)
@@ -48,10 +52,18 @@ public class IncidentHistoryProjection {
     private static final int MAX_DETAIL = 4000;
     private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail";
 
+    private static final MultiRowInsert ROWS = new MultiRowInsert("incident_history", COLUMNS, "seq = seq");
+    /** Key order is the write (and lock) order. */
+    private static final Comparator<Object[]> BY_KEY = Comparator.comparing((Object[] row) -> (String) row[0])
+            .thenComparingLong(row -> (Long) row[1]);
+
     private final JdbcTemplate jdbc;
+    /** A batch's rows, inserted in one statement when it commits (an event handled again adds nothing). */
+    private final PendingWrites<List<Object[]>> pending;
 
     IncidentHistoryProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, ArrayList::new, rows -> ROWS.write(jdbc, rows.stream().sorted(BY_KEY).toList()));
     }
 
     @EventHandler
@@ -161,6 +173,7 @@ public class IncidentHistoryProjection {
 
     @ResetHandler
     void reset() {
+        pending.discard();
         jdbc.update("DELETE FROM incident_history");
     }
 
@@ -171,9 +184,9 @@ public class IncidentHistoryProjection {
     private void row(IncidentId incidentId, long seq, String type, Instant at, OperatorAction action, Integer attempt,
                      PublishStatus publishStatus, String detail) {
         String bounded = detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL);
-        jdbc.update("INSERT INTO incident_history (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq",
-                incidentId.value(), seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
-                action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded);
+        Object[] row = {incidentId.value(), seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
+                action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded};
+        pending.record(rows -> rows.add(row));
     }
 
     private static String failure(FailedRecord failure) {

@@ -1,18 +1,25 @@
 package io.dlqdesk.projections.incident;
 
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.projections.MultiRowInsert;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
- * The incident counts and exception groups tables, written by the incident-summary projection in its
- * own transaction: an incident adds one to each of its dimensions under its status, and a status
+ * The incident counts and exception groups tables, written by the incident-summary projection once per batch of
+ * events, in the batch's transaction: an incident adds one to each of its dimensions under its status, and a status
  * change moves that one.
  */
 @Component
 class IncidentCounts {
+
+    private static final MultiRowInsert NEW_GROUPS = new MultiRowInsert("exception_group", "exception_group, exception_class, fingerprint",
+            "exception_group = exception_group");
+    private static final MultiRowInsert ADD_COUNTS = new MultiRowInsert("incident_count", "dimension, value, status, incidents",
+            "incidents = incidents + VALUES(incidents)");
 
     private final JdbcTemplate jdbc;
 
@@ -20,15 +27,10 @@ class IncidentCounts {
         this.jdbc = jdbc;
     }
 
-    void opened(IncidentSummaryEntity incident, ExceptionGroup group) {
-        jdbc.update("INSERT INTO exception_group (exception_group, exception_class, fingerprint) VALUES (?, ?, ?) "
-                + "ON DUPLICATE KEY UPDATE exception_group = exception_group", group.id(), group.exceptionClass(), group.fingerprint());
-        add(incident, incident.status(), 1);
-    }
-
-    void statusChanged(IncidentSummaryEntity incident, IncidentStatus from, IncidentStatus to) {
-        add(incident, from, -1);
-        add(incident, to, 1);
+    /** The groups of the incidents a batch opened (in id order, known ones left as they are) and its netted count changes. */
+    void write(Collection<ExceptionGroup> groups, CountDeltas deltas) {
+        NEW_GROUPS.write(jdbc, groups.stream().map(group -> new Object[] {group.id(), group.exceptionClass(), group.fingerprint()}).toList());
+        ADD_COUNTS.write(jdbc, deltas.rows());
     }
 
     List<IncidentCount> counts(CountIncidentsQuery.Dimension dimension) {
@@ -58,16 +60,5 @@ class IncidentCounts {
     void reset() {
         jdbc.update("DELETE FROM incident_count");
         jdbc.update("DELETE FROM exception_group");
-    }
-
-    private void add(IncidentSummaryEntity incident, IncidentStatus status, int delta) {
-        String[][] dimensions = {
-                {CountIncidentsQuery.Dimension.TOPIC.name(), incident.topic()},
-                {CountIncidentsQuery.Dimension.CONSUMER_GROUP.name(), incident.consumerGroup()},
-                {CountIncidentsQuery.Dimension.STATUS.name(), status.name()},
-                {CountIncidentsQuery.Dimension.EXCEPTION_GROUP.name(), incident.exceptionGroup()}};
-        jdbc.batchUpdate("INSERT INTO incident_count (dimension, value, status, incidents) VALUES (?, ?, ?, ?) "
-                        + "ON DUPLICATE KEY UPDATE incidents = incidents + VALUES(incidents)",
-                List.of(dimensions).stream().map(d -> new Object[] {d[0], d[1], status.name(), delta}).toList());
     }
 }

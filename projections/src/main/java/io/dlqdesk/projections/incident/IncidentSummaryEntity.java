@@ -15,9 +15,8 @@ import org.hibernate.type.SqlTypes;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 
-/** One row per incident: the list view. */
+/** One row per incident: the list view, as queries read it (batches write it through {@link IncidentSummaryTable}). */
 @Entity
 @Table(name = "incident_summary")
 class IncidentSummaryEntity {
@@ -81,68 +80,6 @@ class IncidentSummaryEntity {
 
     protected IncidentSummaryEntity() {
         // for JPA
-    }
-
-    IncidentSummaryEntity(String incidentId, String topic, int partition, long offset, String consumerGroup,
-                          IncidentStatus status, Instant detectedAt, ExceptionGroup group, List<CorrelationMismatch> mismatches,
-                          String locationUnknownReason) {
-        this.incidentId = incidentId;
-        this.topic = topic;
-        this.partition = partition;
-        this.offset = offset;
-        this.consumerGroup = consumerGroup;
-        this.status = status;
-        this.detectedAt = detectedAt;
-        this.exceptionClass = group.exceptionClass();
-        this.exceptionGroup = group.id();
-        this.exceptionFingerprint = group.fingerprint();
-        this.failureCount = 1;
-        this.attemptCount = 0;
-        this.correlationMismatches = mismatches.isEmpty() ? null
-                : mismatches.stream().map(CorrelationMismatch::name).collect(Collectors.joining(","));
-        this.locationUnknownReason = locationUnknownReason;
-    }
-
-    void deliveredAgain(Instant at) {
-        this.duplicateDeliveries++;
-        if (lastDuplicateAt == null || at.isAfter(lastDuplicateAt)) {
-            this.lastDuplicateAt = at;
-        }
-    }
-
-    void status(IncidentStatus status) {
-        this.status = status;
-    }
-
-    IncidentStatus status() {
-        return status;
-    }
-
-    String topic() {
-        return topic;
-    }
-
-    String consumerGroup() {
-        return consumerGroup;
-    }
-
-    String exceptionGroup() {
-        return exceptionGroup;
-    }
-
-    void failureCorrelated() {
-        this.failureCount++;
-    }
-
-    void attemptRequested(int attempt) {
-        this.attemptCount = Math.max(attemptCount, attempt);
-        this.lastPublishStatus = PublishStatus.REQUESTED;
-    }
-
-    void attemptDecided(int attempt, PublishStatus status) {
-        if (attempt == attemptCount) {
-            this.lastPublishStatus = status;
-        }
     }
 
     IncidentSummaryView toView() {

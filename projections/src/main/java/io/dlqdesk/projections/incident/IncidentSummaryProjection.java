@@ -3,7 +3,6 @@ package io.dlqdesk.projections.incident;
 import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.IncidentReopened;
 import io.dlqdesk.domain.api.IncidentResolved;
@@ -13,6 +12,7 @@ import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
+import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -27,7 +27,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-/** The incident list read model. Resettable: a reset clears the table and events rebuild it. */
+/**
+ * The incident list read model. Written once per batch of events (see {@link SummaryBatch}); resettable: a reset
+ * clears the table and events rebuild it.
+ */
 @Component
 @ProcessingGroup(IncidentSummaryProjection.PROCESSING_GROUP)
 public class IncidentSummaryProjection {
@@ -37,79 +40,62 @@ public class IncidentSummaryProjection {
 
     private final IncidentSummaryRepository repository;
     private final IncidentCounts counts;
+    private final PendingWrites<SummaryBatch> pending;
 
-    IncidentSummaryProjection(IncidentSummaryRepository repository, IncidentCounts counts) {
+    IncidentSummaryProjection(IncidentSummaryRepository repository, IncidentCounts counts, IncidentSummaryTable table) {
         this.repository = repository;
         this.counts = counts;
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, SummaryBatch::new, batch -> batch.write(table, counts));
     }
 
     @EventHandler
     void on(IncidentOpened event) {
-        var key = event.failureKey();
-        ExceptionGroup group = ExceptionGroup.of(event.failure().exception());
-        counts.opened(repository.save(new IncidentSummaryEntity(event.incidentId().value(), key.topic(), key.partition(), key.offset(),
-                key.consumerGroup(), IncidentStatus.OPEN, event.detectedAt(), group, event.correlationMismatches(),
-                event.failure().locationUnknownReason())), group);
+        pending.record(batch -> batch.opened(SummaryRow.opened(event)));
     }
 
     @EventHandler
     void on(DuplicateDeliveryRecorded event) {
-        summary(event.incidentId()).deliveredAgain(event.detectedAt());
+        pending.record(batch -> batch.change(event.incidentId(), row -> row.deliveredAgain(event.detectedAt())));
     }
 
     @EventHandler
     void on(RetryFailureCorrelated event) {
-        summary(event.incidentId()).failureCorrelated();
+        pending.record(batch -> batch.change(event.incidentId(), SummaryRow::failureCorrelated));
     }
 
     @EventHandler
     void on(ReplayRequested event) {
-        summary(event.incidentId()).attemptRequested(event.attempt());
+        pending.record(batch -> batch.change(event.incidentId(), row -> row.attemptRequested(event.attempt())));
     }
 
     @EventHandler
     void on(PublishResultRecorded event) {
-        summary(event.incidentId()).attemptDecided(event.attempt(), event.result().status());
+        pending.record(batch -> batch.change(event.incidentId(), row -> row.attemptDecided(event.attempt(), event.result().status())));
     }
 
     @EventHandler
     void on(PublishMarkedUnknown event) {
-        summary(event.incidentId()).attemptDecided(event.attempt(), PublishStatus.PUBLISH_UNKNOWN);
+        pending.record(batch -> batch.change(event.incidentId(), row -> row.attemptDecided(event.attempt(), PublishStatus.PUBLISH_UNKNOWN)));
     }
 
     @EventHandler
     void on(IncidentAcknowledged event) {
-        status(event.incidentId(), IncidentStatus.ACKED);
+        pending.record(batch -> batch.status(event.incidentId(), IncidentStatus.ACKED));
     }
 
     @EventHandler
     void on(IncidentResolved event) {
-        status(event.incidentId(), IncidentStatus.RESOLVED);
+        pending.record(batch -> batch.status(event.incidentId(), IncidentStatus.RESOLVED));
     }
 
     @EventHandler
     void on(IncidentDiscarded event) {
-        status(event.incidentId(), IncidentStatus.DISCARDED);
+        pending.record(batch -> batch.status(event.incidentId(), IncidentStatus.DISCARDED));
     }
 
     @EventHandler
     void on(IncidentReopened event) {
-        status(event.incidentId(), IncidentStatus.OPEN);
-    }
-
-    /** Events of one incident arrive after its IncidentOpened (same aggregate, same segment, in order). */
-    private void status(IncidentId incidentId, IncidentStatus status) {
-        IncidentSummaryEntity summary = summary(incidentId);
-        IncidentStatus before = summary.status();
-        if (before != status) {
-            summary.status(status);
-            counts.statusChanged(summary, before, status);
-        }
-    }
-
-    private IncidentSummaryEntity summary(IncidentId incidentId) {
-        return repository.findById(incidentId.value())
-                .orElseThrow(() -> new IllegalStateException("no summary for " + incidentId + " before a later event of it"));
+        pending.record(batch -> batch.status(event.incidentId(), IncidentStatus.OPEN));
     }
 
     @QueryHandler
@@ -162,7 +148,8 @@ public class IncidentSummaryProjection {
 
     @ResetHandler
     void reset() {
-        repository.deleteAllInBatch();
+        pending.discard();
+        repository.deleteAllInBatch(); // DELETE, not TRUNCATE: a reset stores the replay tokens in the same transaction
         counts.reset();
     }
 }

@@ -1,9 +1,12 @@
 package io.dlqdesk.projections.readiness;
 
+import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.projections.OrderedStatements;
+import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -16,7 +19,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-/** Every replay attempt and how it ended: the rollback-readiness facts. Resettable; rebuilt from events. */
+/** Every replay attempt and how it ended: the rollback-readiness facts, written per batch of events. Resettable; rebuilt from events. */
 @Component
 @ProcessingGroup(ReplayAttemptProjection.PROCESSING_GROUP)
 public class ReplayAttemptProjection {
@@ -24,28 +27,36 @@ public class ReplayAttemptProjection {
     /** Explicit, so that moving this class never resets its token. */
     public static final String PROCESSING_GROUP = "rollback-facts";
 
+    private static final String REQUESTED = "INSERT INTO replay_attempt (incident_id, attempt, target_group, target_topic, target_partition,"
+            + " status, requested_at) VALUES (?, ?, ?, ?, ?, 'REQUESTED', ?) ON DUPLICATE KEY UPDATE attempt = attempt";
+    private static final String DECIDED = "UPDATE replay_attempt SET status = ?, published_topic = ?, published_partition = ?,"
+            + " published_offset = ?, decided_at = ?, end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?";
+    private static final String MARKED_UNKNOWN = "UPDATE replay_attempt SET status = ?, decided_at = COALESCE(decided_at, ?),"
+            + " end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?";
+
     private final JdbcTemplate jdbc;
+    /** A batch's statements, run as JDBC batches when it commits; those of one attempt in event order. */
+    private final PendingWrites<OrderedStatements> pending;
 
     ReplayAttemptProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, OrderedStatements::new, statements -> statements.run(jdbc));
     }
 
     @EventHandler
     void on(ReplayRequested event, @Timestamp Instant at) {
         // a replay goes to the original topic and partition
-        jdbc.update("INSERT INTO replay_attempt (incident_id, attempt, target_group, target_topic, target_partition, status, requested_at) "
-                        + "VALUES (?, ?, ?, ?, ?, 'REQUESTED', ?) ON DUPLICATE KEY UPDATE attempt = attempt", event.incidentId().value(),
-                event.attempt(), event.targetGroup(), event.sourceLocation().topic(), event.sourceLocation().partition(), utc(at));
+        pending.record(statements -> statements.add(attempt(event.incidentId(), event.attempt()), REQUESTED, event.incidentId().value(),
+                event.attempt(), event.targetGroup(), event.sourceLocation().topic(), event.sourceLocation().partition(), utc(at)));
     }
 
     @EventHandler
     void on(PublishResultRecorded event) {
         var result = event.result();
         var at = result.publishedAt();
-        jdbc.update("UPDATE replay_attempt SET status = ?, published_topic = ?, published_partition = ?, published_offset = ?, decided_at = ?, "
-                        + "end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?", result.status().name(), at == null ? null : at.topic(),
-                at == null ? null : at.partition(), at == null ? null : at.offset(), utc(result.decidedAt()), result.endOffsetAtDecision(),
-                event.incidentId().value(), event.attempt());
+        pending.record(statements -> statements.add(attempt(event.incidentId(), event.attempt()), DECIDED, result.status().name(),
+                at == null ? null : at.topic(), at == null ? null : at.partition(), at == null ? null : at.offset(),
+                utc(result.decidedAt()), result.endOffsetAtDecision(), event.incidentId().value(), event.attempt()));
     }
 
     /**
@@ -54,9 +65,8 @@ public class ReplayAttemptProjection {
      */
     @EventHandler
     void on(PublishMarkedUnknown event, @Timestamp Instant at) {
-        jdbc.update("UPDATE replay_attempt SET status = ?, decided_at = COALESCE(decided_at, ?), end_offset_at_decision = ? "
-                        + "WHERE incident_id = ? AND attempt = ?", PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.endOffsetAtDecision(),
-                event.incidentId().value(), event.attempt());
+        pending.record(statements -> statements.add(attempt(event.incidentId(), event.attempt()), MARKED_UNKNOWN,
+                PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.endOffsetAtDecision(), event.incidentId().value(), event.attempt()));
     }
 
     @QueryHandler
@@ -66,7 +76,12 @@ public class ReplayAttemptProjection {
 
     @ResetHandler
     void reset() {
+        pending.discard();
         jdbc.update("DELETE FROM replay_attempt");
+    }
+
+    private static String attempt(IncidentId incidentId, int attempt) {
+        return incidentId.value() + "/" + attempt;
     }
 
     private static LocalDateTime utc(Instant instant) {

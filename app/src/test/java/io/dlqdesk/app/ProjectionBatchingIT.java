@@ -1,0 +1,169 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.projections.asof.IncidentStatusIntervalProjection;
+import io.dlqdesk.projections.history.IncidentHistoryProjection;
+import io.dlqdesk.projections.incident.IncidentSummaryProjection;
+import io.dlqdesk.projections.readiness.ReplayAttemptProjection;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.AnnotationEventHandlerAdapter;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.axonframework.messaging.ResultMessage;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The read models write per batch of events: whatever the batch size (one, seven, a thousand, or no unit of work at
+ * all), and with batches rolled back after their writes and run again, the same events give the same tables. The
+ * projections' own processors are stopped; the test hands them batches as a pooled processor does (one
+ * {@link BatchingUnitOfWork} and one transaction per batch).
+ */
+@RealInfrastructure
+class ProjectionBatchingIT {
+
+    private static final String NONCE = "b" + System.nanoTime();
+    private static final List<String> GROUPS = List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
+            ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP);
+    /** Rows of incident_count that net to zero exist or not depending on where batches end: only the others are compared. */
+    private static final Map<String, String> TABLES = tables();
+
+    private static ConfigurableApplicationContext app;
+    private static List<AnnotationEventHandlerAdapter> projections;
+    private static TransactionManager transactions;
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker broker) {
+        // the driver rewrites JDBC batches into multi-row statements (and reports no update counts) as the service runs it
+        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+                "dlqdesk.ingest.topic-pattern", "it-" + NONCE + "-nothing",
+                "spring.datasource.hikari.data-source-properties.rewriteBatchedStatements", "true",
+                "spring.datasource.hikari.data-source-properties.cachePrepStmts", "true"));
+        EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
+        for (String group : GROUPS) {
+            processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow().shutDown();
+        }
+        projections = List.of(new AnnotationEventHandlerAdapter(app.getBean(IncidentSummaryProjection.class)),
+                new AnnotationEventHandlerAdapter(app.getBean(IncidentHistoryProjection.class)),
+                new AnnotationEventHandlerAdapter(app.getBean(ReplayAttemptProjection.class)),
+                new AnnotationEventHandlerAdapter(app.getBean(IncidentStatusIntervalProjection.class)));
+        transactions = app.getBean(TransactionManager.class);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    @Test
+    void theSameEventsGiveTheSameTablesWhateverTheBatchSize() {
+        List<DomainEventMessage<?>> events = IncidentStory.told(20260301L, 80, 900);
+
+        Map<String, List<Map<String, Object>>> oneByOne = rebuild(events, 1, false);
+        assertThat(oneByOne.get("incident_summary")).hasSize(80);
+        assertThat(oneByOne.get("incident_history")).hasSize(events.size());
+        assertThat(oneByOne.get("replay_attempt")).isNotEmpty();
+        assertCountsAreTheSummaryGrouped();
+
+        assertThat(rebuild(events, 7, false)).isEqualTo(oneByOne);
+        assertCountsAreTheSummaryGrouped();
+        assertThat(rebuild(events, 1000, false)).isEqualTo(oneByOne);
+        assertCountsAreTheSummaryGrouped();
+        assertThat(rebuild(events, 0, false)).as("outside any unit of work").isEqualTo(oneByOne);
+        assertThat(rebuild(events, 13, true)).as("every batch rolled back once after its writes, then run again").isEqualTo(oneByOne);
+        assertCountsAreTheSummaryGrouped();
+    }
+
+    /** Resets the four read models as their processors do, then hands them the events in batches of {@code size} (0: no unit of work). */
+    private static Map<String, List<Map<String, Object>>> rebuild(List<DomainEventMessage<?>> events, int size, boolean rollBackFirst) {
+        transactions.executeInTransaction(() -> projections.forEach(AnnotationEventHandlerAdapter::prepareReset));
+        for (AnnotationEventHandlerAdapter projection : projections) {
+            if (size == 0) {
+                events.forEach(event -> handle(projection, event));
+                continue;
+            }
+            for (int from = 0; from < events.size(); from += size) {
+                List<EventMessage<?>> batch = new ArrayList<>(events.subList(from, Math.min(events.size(), from + size)));
+                if (rollBackFirst) {
+                    ResultMessage<?> failed = process(projection, batch, true);
+                    assertThat(failed.isExceptional()).isTrue();
+                }
+                ResultMessage<?> result = process(projection, batch, false);
+                assertThat(result.isExceptional()).as(() -> String.valueOf(result.exceptionResult())).isFalse();
+            }
+        }
+        Map<String, List<Map<String, Object>>> dump = new LinkedHashMap<>();
+        TABLES.forEach((table, query) -> dump.put(table, jdbc().queryForList(query)));
+        return dump;
+    }
+
+    /** As a pooled processor's work package: one unit of work and one transaction for the batch. */
+    private static ResultMessage<?> process(AnnotationEventHandlerAdapter projection, List<EventMessage<?>> batch, boolean failAtCommit) {
+        BatchingUnitOfWork<EventMessage<?>> unitOfWork = new BatchingUnitOfWork<>(batch);
+        unitOfWork.attachTransaction(transactions);
+        return unitOfWork.executeWithResult(() -> {
+            handle(projection, unitOfWork.getMessage());
+            if (failAtCommit && unitOfWork.isLastMessage()) {
+                // registered after the projection's own prepare-commit work, so its writes are rolled back with the batch
+                unitOfWork.onPrepareCommit(u -> {
+                    throw new IllegalStateException("token claim lost (on purpose)");
+                });
+            }
+            return null;
+        });
+    }
+
+    private static void handle(AnnotationEventHandlerAdapter projection, EventMessage<?> event) {
+        try {
+            if (projection.canHandle(event)) {
+                projection.handle(event);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The counts table is the summary table grouped by each dimension and status. */
+    private static void assertCountsAreTheSummaryGrouped() {
+        List<Map<String, Object>> grouped = jdbc().queryForList("SELECT dimension, value, status, incidents FROM ("
+                + " SELECT 'TOPIC' AS dimension, topic AS value, status, COUNT(*) AS incidents FROM incident_summary GROUP BY topic, status"
+                + " UNION ALL SELECT 'CONSUMER_GROUP', consumer_group, status, COUNT(*) FROM incident_summary GROUP BY consumer_group, status"
+                + " UNION ALL SELECT 'STATUS', status, status, COUNT(*) FROM incident_summary GROUP BY status"
+                + " UNION ALL SELECT 'EXCEPTION_GROUP', exception_group, status, COUNT(*) FROM incident_summary GROUP BY exception_group, status"
+                + ") g ORDER BY dimension, value, status");
+        assertThat(jdbc().queryForList("SELECT dimension, value, status, incidents FROM incident_count WHERE incidents <> 0"
+                + " ORDER BY dimension, value, status")).isEqualTo(grouped);
+        assertThat(jdbc().queryForList("SELECT exception_group FROM exception_group ORDER BY exception_group"))
+                .isEqualTo(jdbc().queryForList("SELECT DISTINCT exception_group FROM incident_summary ORDER BY exception_group"));
+    }
+
+    private static JdbcTemplate jdbc() {
+        return app.getBean(JdbcTemplate.class);
+    }
+
+    private static Map<String, String> tables() {
+        Map<String, String> tables = new LinkedHashMap<>();
+        tables.put("incident_summary", "SELECT * FROM incident_summary ORDER BY incident_id");
+        tables.put("incident_count", "SELECT * FROM incident_count WHERE incidents <> 0 ORDER BY dimension, value, status");
+        tables.put("exception_group", "SELECT * FROM exception_group ORDER BY exception_group");
+        tables.put("incident_history", "SELECT * FROM incident_history ORDER BY incident_id, seq");
+        tables.put("replay_attempt", "SELECT * FROM replay_attempt ORDER BY incident_id, attempt");
+        tables.put("incident_status_interval", "SELECT * FROM incident_status_interval ORDER BY incident_id, seq");
+        return tables;
+    }
+}

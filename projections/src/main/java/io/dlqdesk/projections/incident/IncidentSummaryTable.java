@@ -1,0 +1,51 @@
+package io.dlqdesk.projections.incident;
+
+import io.dlqdesk.projections.MultiRowInsert;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The incident_summary table as a batch writes it: the rows it touches read by id, then written back in one upsert. */
+@Component
+class IncidentSummaryTable {
+
+    private static final int IDS_PER_READ = 1000;
+    private static final MultiRowInsert UPSERT = new MultiRowInsert("incident_summary", SummaryRow.COLUMNS,
+            "topic = VALUES(topic), partition_no = VALUES(partition_no), record_offset = VALUES(record_offset),"
+                    + " consumer_group = VALUES(consumer_group), status = VALUES(status), detected_at = VALUES(detected_at),"
+                    + " exception_class = VALUES(exception_class), exception_group = VALUES(exception_group),"
+                    + " exception_fingerprint = VALUES(exception_fingerprint), failure_count = VALUES(failure_count),"
+                    + " attempt_count = VALUES(attempt_count), last_publish_status = VALUES(last_publish_status),"
+                    + " duplicate_deliveries = VALUES(duplicate_deliveries), last_duplicate_at = VALUES(last_duplicate_at),"
+                    + " correlation_mismatches = VALUES(correlation_mismatches), location_unknown_reason = VALUES(location_unknown_reason)");
+
+    private final JdbcTemplate jdbc;
+
+    IncidentSummaryTable(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The stored rows of {@code incidentIds}, by id; an id without a row is absent. */
+    Map<String, SummaryRow> read(Collection<String> incidentIds) {
+        Map<String, SummaryRow> rows = new HashMap<>();
+        List<String> ids = new ArrayList<>(incidentIds);
+        for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ));
+            jdbc.query("SELECT " + SummaryRow.COLUMNS + " FROM incident_summary WHERE incident_id IN ("
+                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")", SummaryRow::read, chunk.toArray())
+                    .forEach(row -> rows.put(row.incidentId(), row));
+        }
+        return rows;
+    }
+
+    /** Inserts new rows and replaces stored ones: written again, a row comes out the same. */
+    void write(List<SummaryRow> rows) {
+        UPSERT.write(jdbc, rows.stream().map(SummaryRow::values).toList());
+    }
+}

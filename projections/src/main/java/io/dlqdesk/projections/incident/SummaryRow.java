@@ -1,0 +1,136 @@
+package io.dlqdesk.projections.incident;
+
+import io.dlqdesk.domain.api.CorrelationMismatch;
+import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.PublishStatus;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.stream.Collectors;
+
+/** One incident_summary row while a batch of events changes it. Times are kept as the table keeps them: UTC. */
+final class SummaryRow {
+
+    static final String COLUMNS = "incident_id, topic, partition_no, record_offset, consumer_group, status, detected_at, exception_class,"
+            + " exception_group, exception_fingerprint, failure_count, attempt_count, last_publish_status, duplicate_deliveries,"
+            + " last_duplicate_at, correlation_mismatches, location_unknown_reason";
+
+    private final String incidentId;
+    private final String topic;
+    private final int partition;
+    private final long offset;
+    private final String consumerGroup;
+    private IncidentStatus status;
+    private final LocalDateTime detectedAt;
+    private final ExceptionGroup group;
+    private int failureCount;
+    private int attemptCount;
+    private PublishStatus lastPublishStatus;
+    private int duplicateDeliveries;
+    private LocalDateTime lastDuplicateAt;
+    /** Comma-separated codes; null when the incident is not a record that failed correlation. */
+    private final String correlationMismatches;
+    private final String locationUnknownReason;
+
+    private SummaryRow(String incidentId, String topic, int partition, long offset, String consumerGroup, IncidentStatus status,
+                       LocalDateTime detectedAt, ExceptionGroup group, int failureCount, int attemptCount, PublishStatus lastPublishStatus,
+                       int duplicateDeliveries, LocalDateTime lastDuplicateAt, String correlationMismatches, String locationUnknownReason) {
+        this.incidentId = incidentId;
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
+        this.consumerGroup = consumerGroup;
+        this.status = status;
+        this.detectedAt = detectedAt;
+        this.group = group;
+        this.failureCount = failureCount;
+        this.attemptCount = attemptCount;
+        this.lastPublishStatus = lastPublishStatus;
+        this.duplicateDeliveries = duplicateDeliveries;
+        this.lastDuplicateAt = lastDuplicateAt;
+        this.correlationMismatches = correlationMismatches;
+        this.locationUnknownReason = locationUnknownReason;
+    }
+
+    static SummaryRow opened(IncidentOpened event) {
+        var key = event.failureKey();
+        return new SummaryRow(event.incidentId().value(), key.topic(), key.partition(), key.offset(), key.consumerGroup(),
+                IncidentStatus.OPEN, utc(event.detectedAt()), ExceptionGroup.of(event.failure().exception()), 1, 0, null, 0, null,
+                event.correlationMismatches().isEmpty() ? null
+                        : event.correlationMismatches().stream().map(CorrelationMismatch::name).collect(Collectors.joining(",")),
+                event.failure().locationUnknownReason());
+    }
+
+    static SummaryRow read(ResultSet row, int number) throws SQLException {
+        String lastPublishStatus = row.getString("last_publish_status");
+        return new SummaryRow(row.getString("incident_id"), row.getString("topic"), row.getInt("partition_no"), row.getLong("record_offset"),
+                row.getString("consumer_group"), IncidentStatus.valueOf(row.getString("status")),
+                row.getObject("detected_at", LocalDateTime.class), new ExceptionGroup(row.getString("exception_group"),
+                row.getString("exception_class"), row.getString("exception_fingerprint")), row.getInt("failure_count"),
+                row.getInt("attempt_count"), lastPublishStatus == null ? null : PublishStatus.valueOf(lastPublishStatus),
+                row.getInt("duplicate_deliveries"), row.getObject("last_duplicate_at", LocalDateTime.class),
+                row.getString("correlation_mismatches"), row.getString("location_unknown_reason"));
+    }
+
+    /** In the order of {@link #COLUMNS}. */
+    Object[] values() {
+        return new Object[] {incidentId, topic, partition, offset, consumerGroup, status.name(), detectedAt, group.exceptionClass(),
+                group.id(), group.fingerprint(), failureCount, attemptCount, lastPublishStatus == null ? null : lastPublishStatus.name(),
+                duplicateDeliveries, lastDuplicateAt, correlationMismatches, locationUnknownReason};
+    }
+
+    void deliveredAgain(Instant at) {
+        LocalDateTime when = utc(at);
+        this.duplicateDeliveries++;
+        if (lastDuplicateAt == null || when.isAfter(lastDuplicateAt)) {
+            this.lastDuplicateAt = when;
+        }
+    }
+
+    void failureCorrelated() {
+        this.failureCount++;
+    }
+
+    void attemptRequested(int attempt) {
+        this.attemptCount = Math.max(attemptCount, attempt);
+        this.lastPublishStatus = PublishStatus.REQUESTED;
+    }
+
+    void attemptDecided(int attempt, PublishStatus decided) {
+        if (attempt == attemptCount) {
+            this.lastPublishStatus = decided;
+        }
+    }
+
+    void status(IncidentStatus status) {
+        this.status = status;
+    }
+
+    IncidentStatus status() {
+        return status;
+    }
+
+    String incidentId() {
+        return incidentId;
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    String consumerGroup() {
+        return consumerGroup;
+    }
+
+    ExceptionGroup group() {
+        return group;
+    }
+
+    private static LocalDateTime utc(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}
