@@ -6,6 +6,7 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.dlqdesk.app.DlqDeskApplication;
+import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.testsupport.TestDatabase;
 import io.dlqdesk.testsupport.TestInfrastructure;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -195,25 +196,18 @@ public final class ReadModelLatency {
         long now = NOW.getEpochSecond() * 1_000_000_000L;
         long day = 24 * 3600 * 1_000_000_000L;
         long hour = 3600 * 1_000_000_000L;
-        List<Object> batch = new ArrayList<>();
-        int rows = 0;
+        List<Object[]> rows = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String id = String.format(Locale.ROOT, "inc-%032x", firstNumber + i);
             long detected = now - 30 * day - (long) (random.nextDouble() * 270 * day);
             String topic = "orders-" + random.nextInt(50);
             int partition = random.nextInt(12);
             String group = "group-" + random.nextInt(20);
-            batch.addAll(List.of(id, 0, "OPEN", detected, detected + hour, topic, partition, (long) firstNumber + i, group));
-            batch.addAll(List.of(id, 1, "RESOLVED", detected + hour, Long.MAX_VALUE, topic, partition, (long) firstNumber + i, group));
-            rows += 2;
-            if (rows >= 1_000 || i == count - 1) {
-                jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no,"
-                        + " record_offset, consumer_group) VALUES "
-                        + String.join(", ", java.util.Collections.nCopies(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")), batch.toArray());
-                batch.clear();
-                rows = 0;
-            }
+            rows.add(new Object[] {id, 0, "OPEN", detected, detected + hour, topic, partition, (long) firstNumber + i, group});
+            rows.add(new Object[] {id, 1, "RESOLVED", detected + hour, Long.MAX_VALUE, topic, partition, (long) firstNumber + i, group});
         }
+        new MultiRowInsert("incident_status_interval", "incident_id, seq, status, valid_from, valid_to, topic, partition_no, record_offset,"
+                + " consumer_group", "seq = seq").write(jdbc, rows);
     }
 
     /** SQL for a DATETIME column (UTC) as epoch nanoseconds. */
