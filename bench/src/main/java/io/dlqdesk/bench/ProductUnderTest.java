@@ -13,6 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The whole service, in this JVM, as shipped but for where its data lives and which DLQ topics it reads. */
@@ -31,12 +32,15 @@ final class ProductUnderTest implements AutoCloseable {
     }
 
     static ProductUnderTest start(TestDatabase database, KafkaBroker broker, String ingestPattern) {
-        ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class).run(
+        List<String> args = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
                 "--spring.datasource.password=" + database.password(), "--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
                 "--server.port=0", "--server.address=127.0.0.1", "--dlqdesk.ingest.topic-pattern=" + ingestPattern,
-                "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN");
+                "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN"));
+        args.addAll(List.of(AxonFloor.PROPERTIES));
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class, AxonFloor.class).run(args.toArray(String[]::new));
         ProductUnderTest product = new ProductUnderTest(app, broker);
+        product.processor(AxonFloor.PROCESSING_GROUP).shutDown(); // only ever run alone, by the rebuild bench
         app.getBean(ReplaySwitch.class).set(true, new OperatorAction("bench", "benchmark replays", Instant.now()));
         return product;
     }

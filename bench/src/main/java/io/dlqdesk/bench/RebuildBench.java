@@ -80,6 +80,23 @@ final class RebuildBench {
         return (System.nanoTime() - started) / 1e9;
     }
 
+    /** Seconds for the bench's no-op processor ({@link AxonFloor}) to read every event from the start, alone. */
+    double floor() throws InterruptedException {
+        long head = product.eventStoreHead();
+        StreamingEventProcessor processor = product.processor(AxonFloor.PROCESSING_GROUP);
+        processor.resetTokens();
+        long started = System.nanoTime();
+        processor.start();
+        try {
+            while (!product.reached(AxonFloor.PROCESSING_GROUP, head)) {
+                Thread.sleep(5);
+            }
+            return (System.nanoTime() - started) / 1e9;
+        } finally {
+            processor.shutDown();
+        }
+    }
+
     private String status() {
         StringBuilder status = new StringBuilder();
         for (String name : ProductUnderTest.PROJECTIONS) {
