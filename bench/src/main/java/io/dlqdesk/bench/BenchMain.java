@@ -40,6 +40,7 @@ public final class BenchMain {
         for (int round = 0; round < settings.rounds(); round++) {
             topics.addAll(List.of(ReplayBench.sourceTopic(round), ReplayBench.prepTopic(round), IngestBench.topic(round)));
         }
+        topics.add(IngestBench.topic(settings.rounds())); // the write path alone, after the rounds
         Records.createTopics(broker, topics); // before the service starts, so its ingest loop reads them from the start
 
         Map<String, Object> json = new LinkedHashMap<>();
@@ -83,12 +84,17 @@ public final class BenchMain {
                 System.out.printf(Locale.ROOT, "round %d: replay %.0f/s (baseline %.0f/s); ingest %.0f/s durable, %.0f/s visible (baseline %.0f/s)%n",
                         round + 1, replayProduct[round], replayBaseline[round], ingestDurable[round], ingestVisible[round], ingestBaseline[round]);
             }
+            double[] alone = ingest.writePathAlone(rounds);
+            System.out.printf(Locale.ROOT, "ingest, write path alone (event processors stopped): %.0f/s (baseline %.0f/s)%n", alone[0], alone[1]);
             double ingestRatio = Stats.median(ingestDurable) / Stats.median(ingestBaseline);
             json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
                     "baseline_per_s", round0(Stats.median(ingestBaseline)), "product_visible_per_s", round0(Stats.median(ingestVisible)),
-                    "records", settings.ingestRecords(), "refailures", refailures, "rounds", rounds, "database_work_last_round", ingestWork));
+                    "records", settings.ingestRecords(), "refailures", refailures, "rounds", rounds, "database_work_last_round", ingestWork,
+                    "write_path_alone_per_s", round0(alone[0]), "write_path_alone_baseline_per_s", round0(alone[1])));
             table.add(row("ingest: records/s until durable", Stats.median(ingestDurable), Stats.median(ingestBaseline), ingestRatio, "≥ 1.0×",
                     ingestRatio >= 1.0));
+            table.add(row("ingest: write path alone, every event processor stopped (first failures only)", alone[0], alone[1],
+                    alone[0] / alone[1], "(shown)", true));
             double visibleRatio = Stats.median(ingestVisible) / Stats.median(ingestBaseline);
             table.add(row("ingest: records/s until in the incident list", Stats.median(ingestVisible), Stats.median(ingestBaseline), visibleRatio,
                     "(shown)", true));

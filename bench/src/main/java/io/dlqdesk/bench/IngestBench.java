@@ -3,6 +3,8 @@ package io.dlqdesk.bench;
 import io.dlqdesk.testsupport.DltRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventProcessor;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,6 +71,39 @@ final class IngestBench {
         }
         return new Result(durable.seconds(), (visible - durable.first()) / 1e9, baseline, records, refailureCount, productPerRecord,
                 baselineWork.per(records));
+    }
+
+    /**
+     * The write path alone: first failures only, with every event processor stopped (read models, saga, alerts,
+     * Kafka publisher), records/s until durable, and the baseline on the same records; then the processors are
+     * started again and caught up. What ingest costs without the work that follows each event.
+     */
+    double[] writePathAlone(int round) throws Exception {
+        String topic = topic(round);
+        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(records);
+        for (int i = 0; i < records; i++) {
+            batch.add(DltRecord.failure("bench-alone-" + round, i % Records.PARTITIONS, i, "bench-group").to(topic, i % Records.PARTITIONS));
+        }
+        var processors = product.app.getBean(EventProcessingConfiguration.class).eventProcessors().values();
+        processors.forEach(EventProcessor::shutDown);
+        double alone;
+        try {
+            long ingestedBefore = product.ingested();
+            try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
+                batch.forEach(producer::send);
+                producer.flush();
+            }
+            alone = records / Progress.await(() -> product.ingested() - ingestedBefore, records, Duration.ofMinutes(2)).seconds();
+        } finally {
+            processors.forEach(EventProcessor::start);
+        }
+        double baseline;
+        try (BaselineLedger ledger = new BaselineLedger(product.broker, product.jdbc.getDataSource(), topic, "baseline-alone-" + round)) {
+            baseline = records / Progress.await(ledger::stored, records, Duration.ofMinutes(2)).seconds();
+        }
+        long head = product.eventStoreHead();
+        Progress.until(() -> ProductUnderTest.PROJECTIONS.stream().allMatch(name -> product.reached(name, head)), Duration.ofMinutes(10));
+        return new double[] {alone, baseline};
     }
 
 }
