@@ -4,9 +4,11 @@ import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRow;
+import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.saga.ReplaySaga;
 import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventProcessor;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
@@ -143,12 +145,18 @@ class ReplayFaultIT {
                 "\"endOffsetAtDecision\":" + end);
     }
 
-    /** The saga lags: an admin marks the attempt unknown before its row exists; the row written later is never published. */
+    /**
+     * The saga lags and the row's write at request time was bypassed (its processor stopped): an admin marks the
+     * attempt unknown before its row exists; the row the saga writes later is never published.
+     */
     @Test
     void anAttemptMarkedUnknownBeforeTheSagaWroteItsRowIsNeverPublished() throws Exception {
         StreamingEventProcessor saga = app.getBean(EventProcessingConfiguration.class)
                 .eventProcessorByProcessingGroup(ReplaySaga.PROCESSING_GROUP, StreamingEventProcessor.class).orElseThrow();
+        EventProcessor rowOnRequest = app.getBean(EventProcessingConfiguration.class)
+                .eventProcessorByProcessingGroup(OutboxRowOnRequest.PROCESSING_GROUP).orElseThrow();
         saga.shutDown();
+        rowOnRequest.shutDown();
         String id;
         try {
             id = incidentWithAcceptedReplay();
@@ -156,6 +164,7 @@ class ReplayFaultIT {
             assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/attempts/1/publish-unknown", "admin",
                     "{\"reason\":\"no row after an hour\"}").statusCode()).isEqualTo(204);
         } finally {
+            rowOnRequest.start();
             saga.start();
         }
         await().atMost(WAIT).until(() -> app.getBean(JdbcTemplate.class).queryForObject(
