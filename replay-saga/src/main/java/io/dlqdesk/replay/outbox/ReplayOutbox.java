@@ -44,6 +44,18 @@ public class ReplayOutbox {
     }
 
     /**
+     * The saga's backstop write: only when the row is not there, looked up with a plain (non-locking) read first.
+     * The saga handles committed events, so a row written with the request is already visible. Inserting over it
+     * would lock it until the saga's batch commits: the poller's claim skips a locked row, and a row a poller
+     * round holds would make the saga's batch wait for that round's sends.
+     */
+    public void addUnlessPresent(ReplayRequested event) {
+        if (find(event.replayId()).isEmpty()) {
+            add(event); // still idempotent: a placeholder an admin takes meanwhile stays
+        }
+    }
+
+    /**
      * Takes the attempt's row for good when it does not exist yet (an ABANDONED placeholder), so that a
      * saga that writes it later finds it taken and nothing is published. True when this call took it.
      */
