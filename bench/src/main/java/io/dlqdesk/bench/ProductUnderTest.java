@@ -18,7 +18,7 @@ import java.util.List;
 /** The whole service, in this JVM, as shipped but for where its data lives and which DLQ topics it reads. */
 final class ProductUnderTest implements AutoCloseable {
 
-    static final List<String> PROJECTIONS = List.of("incident-summary", "incident-history", "rollback-facts");
+    static final List<String> PROJECTIONS = List.of("incident-summary", "incident-history", "rollback-facts", "incident-as-of");
 
     final ConfigurableApplicationContext app;
     final JdbcTemplate jdbc;
