@@ -144,6 +144,8 @@ public final class BenchMain {
         json.put("query", ordered("list_p99_ms", round2(listP99), "count_p99_ms", round2(countP99), "as_of_p99_ms", round2(asOfP99),
                 "as_of_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.AS_OF), 0.5)),
                 "as_of_ten_times_history_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.AS_OF_TEN_TIMES), 0.5)),
+                "as_of_rows_read_per_page", round2(query.get(ReadModelLatency.AS_OF_ROWS_READ)[0]),
+                "as_of_ten_times_history_rows_read_per_page", round2(query.get(ReadModelLatency.AS_OF_TEN_TIMES_ROWS_READ)[0]),
                 "list_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.LIST), 0.5)),
                 "count_p50_ms", round2(Stats.percentile(query.get(ReadModelLatency.COUNT), 0.5)),
                 "incidents", settings.queryIncidents(), "requests", settings.queryRequests()));
@@ -153,6 +155,9 @@ public final class BenchMain {
         double asOfGrowth = Stats.percentile(query.get(ReadModelLatency.AS_OF_TEN_TIMES), 0.5) / Stats.percentile(query.get(ReadModelLatency.AS_OF), 0.5);
         table.add(new String[] {"query: as-of p50 with 10× the history before the instant / as-of p50", fmt(asOfGrowth), "—", "—", "≤ 1.2",
                 yes(asOfGrowth <= 1.2)});
+        double asOfReadGrowth = query.get(ReadModelLatency.AS_OF_TEN_TIMES_ROWS_READ)[0] / query.get(ReadModelLatency.AS_OF_ROWS_READ)[0];
+        table.add(new String[] {"query: as-of rows read per page with 10× the history / without (" + fmt(query.get(ReadModelLatency.AS_OF_ROWS_READ)[0])
+                + " without)", fmt(asOfReadGrowth), "—", "—", "≤ 1.2", yes(asOfReadGrowth <= 1.2)});
 
         json.put("machine", machine());
         json.put("run", ordered("quick", settings.quick(), "finished_at", Instant.now().toString(),
