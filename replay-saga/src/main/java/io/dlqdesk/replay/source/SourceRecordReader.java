@@ -50,6 +50,10 @@ public class SourceRecordReader implements AutoCloseable {
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         // a batch read takes many records per poll; a single read takes the first one and drops the rest
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        // a poll that hands out every buffered record sends the next fetch at once; at the log end the broker holds
+        // it up to fetch.max.wait.ms, and it answers one request per connection in order, so the next read's
+        // offset lookups on this (reused) consumer would queue behind it: 500 ms by default, per read
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1_000, timeout.toMillis()));
         this.consumerConfig = Map.copyOf(config);
