@@ -193,6 +193,11 @@ class ReplayFaultIT {
         assertThat(whileTheRowExists.statusCode()).isEqualTo(409);
         assertThat(whileTheRowExists.body()).contains("OUTBOX_ROW_NOT_CONFIRMED_ABSENT");
 
+        // the row is written with the request; the saga, which writes it again if it is absent, must have started
+        // first, or it would put the deleted row back (its backstop doing its job)
+        await().atMost(WAIT).until(() -> app.getBean(JdbcTemplate.class).queryForObject(
+                "SELECT COUNT(*) FROM association_value_entry WHERE association_value = ?", Integer.class,
+                IncidentId.parse(id).replayId(1)) > 0);
         app.getBean(JdbcTemplate.class).update("DELETE FROM replay_outbox WHERE replay_id = ?", IncidentId.parse(id).replayId(1));
         await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8))
                 .until(() -> Replays.events(app, id, "PublishResultRecorded") == 0); // never guessed failed
