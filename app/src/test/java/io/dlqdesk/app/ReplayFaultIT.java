@@ -4,9 +4,11 @@ import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRow;
+import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.saga.ReplaySaga;
 import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventProcessor;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
@@ -143,12 +145,18 @@ class ReplayFaultIT {
                 "\"endOffsetAtDecision\":" + end);
     }
 
-    /** The saga lags: an admin marks the attempt unknown before its row exists; the row written later is never published. */
+    /**
+     * The saga lags and the row's write at request time was bypassed (its processor stopped): an admin marks the
+     * attempt unknown before its row exists; the row the saga writes later is never published.
+     */
     @Test
     void anAttemptMarkedUnknownBeforeTheSagaWroteItsRowIsNeverPublished() throws Exception {
         StreamingEventProcessor saga = app.getBean(EventProcessingConfiguration.class)
                 .eventProcessorByProcessingGroup(ReplaySaga.PROCESSING_GROUP, StreamingEventProcessor.class).orElseThrow();
+        EventProcessor rowOnRequest = app.getBean(EventProcessingConfiguration.class)
+                .eventProcessorByProcessingGroup(OutboxRowOnRequest.PROCESSING_GROUP).orElseThrow();
         saga.shutDown();
+        rowOnRequest.shutDown();
         String id;
         try {
             id = incidentWithAcceptedReplay();
@@ -156,6 +164,7 @@ class ReplayFaultIT {
             assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/attempts/1/publish-unknown", "admin",
                     "{\"reason\":\"no row after an hour\"}").statusCode()).isEqualTo(204);
         } finally {
+            rowOnRequest.start();
             saga.start();
         }
         await().atMost(WAIT).until(() -> app.getBean(JdbcTemplate.class).queryForObject(
@@ -184,6 +193,11 @@ class ReplayFaultIT {
         assertThat(whileTheRowExists.statusCode()).isEqualTo(409);
         assertThat(whileTheRowExists.body()).contains("OUTBOX_ROW_NOT_CONFIRMED_ABSENT");
 
+        // the row is written with the request; the saga, which writes it again if it is absent, must have started
+        // first, or it would put the deleted row back (its backstop doing its job)
+        await().atMost(WAIT).until(() -> app.getBean(JdbcTemplate.class).queryForObject(
+                "SELECT COUNT(*) FROM association_value_entry WHERE association_value = ?", Integer.class,
+                IncidentId.parse(id).replayId(1)) > 0);
         app.getBean(JdbcTemplate.class).update("DELETE FROM replay_outbox WHERE replay_id = ?", IncidentId.parse(id).replayId(1));
         await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8))
                 .until(() -> Replays.events(app, id, "PublishResultRecorded") == 0); // never guessed failed

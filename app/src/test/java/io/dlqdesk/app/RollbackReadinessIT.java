@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.projections.readiness.ReplayAttemptProjection;
+import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.saga.ReplaySaga;
 import io.dlqdesk.rollback.RollbackConfiguration;
 import io.dlqdesk.testsupport.DatabaseServer;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventProcessor;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -123,12 +125,18 @@ class RollbackReadinessIT {
         assertThat(check().verdict()).isEqualTo("READY");
     }
 
-    /** The saga lags (its processor is stopped): the attempt is REQUESTED and has no outbox row yet. */
+    /**
+     * The saga lags (its processor is stopped) and the row's write at request time was bypassed (its processor
+     * stopped too): the attempt is REQUESTED and has no outbox row yet.
+     */
     @Test
     void anAttemptRequestedAloneIsNotReadyUntilItsOutcomeIsDecided() throws Exception {
         Failure failure = failedRecord(ORDERS, "billing-" + NONCE, "requested");
         StreamingEventProcessor saga = processor(ReplaySaga.PROCESSING_GROUP);
+        EventProcessor rowOnRequest = app.getBean(EventProcessingConfiguration.class)
+                .eventProcessorByProcessingGroup(OutboxRowOnRequest.PROCESSING_GROUP).orElseThrow();
         saga.shutDown();
+        rowOnRequest.shutDown();
         try {
             assertThat(Replays.requestReplay(app, failure.incidentId()).statusCode()).isEqualTo(202);
             await().atMost(WAIT).until(() -> "REQUESTED".equals(attemptStatus(failure.incidentId())));
@@ -156,6 +164,7 @@ class RollbackReadinessIT {
             assertThat(notConsumed.get(0).path("committedOffset").asText()).isEqualTo("none");
             commit(failure.group(), end);
         } finally {
+            rowOnRequest.start();
             saga.start();
         }
         awaitReady();

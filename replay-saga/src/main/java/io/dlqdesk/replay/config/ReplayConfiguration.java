@@ -3,8 +3,10 @@ package io.dlqdesk.replay.config;
 import io.dlqdesk.ingest.classify.ClassifierSettings;
 import io.dlqdesk.ingest.classify.EventIdExtractor;
 import io.dlqdesk.replay.outbox.OutboxPoller;
+import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.outbox.ReplayPublisher;
+import io.dlqdesk.replay.outbox.ResultReporter;
 import io.dlqdesk.replay.request.ReplayPolicies;
 import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
@@ -14,8 +16,10 @@ import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.messaging.StreamableMessageSource;
+import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -23,6 +27,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.util.regex.Pattern;
@@ -69,16 +75,52 @@ public class ReplayConfiguration {
     }
 
     @Bean
+    OutboxRowOnRequest outboxRowOnRequest(ReplayOutbox outbox) {
+        return new OutboxRowOnRequest(outbox);
+    }
+
+    /** In the request's own transaction: a subscribing processor, whatever the default processor type is. */
+    @Bean
+    ConfigurerModule outboxRowWrittenOnRequest() {
+        return configurer -> configurer.eventProcessing().registerSubscribingEventProcessor(OutboxRowOnRequest.PROCESSING_GROUP);
+    }
+
+    @Bean
     OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, PartitionEndReader ends, ReplaySwitch replaySwitch,
-                              CommandGateway commands,
+                              CommandGateway commands, TransactionManager axonTransactions,
                               PlatformTransactionManager transactionManager, ReplayProperties properties, MeterRegistry meters,
                               @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
                               @Value("${spring.application.name}") String applicationName) {
         ReplayPublisher publisher = new ReplayPublisher(bootstrapServers, applicationName + "-replay-publisher", properties.publishTimeout(),
                 (int) properties.maxRequestSize().toBytes(), properties.deniedHeaders());
-        return new OutboxPoller(outbox, reader, publisher, ends, replaySwitch, commands, new TransactionTemplate(transactionManager),
-                new OutboxPoller.Settings(properties.pollInterval(), properties.maxTries(), properties.initialBackoff(),
+        return new OutboxPoller(outbox, reader, publisher, ends, replaySwitch, new ResultReporter(commands, axonTransactions),
+                readCommitted(transactionManager),
+                new OutboxPoller.Settings(properties.pollInterval(), properties.claimSize(), properties.maxTries(), properties.initialBackoff(),
                         properties.maxBackoff(), properties.markSentRetryFor()), meters);
+    }
+
+    /**
+     * The poller's transactions read committed: its claim then locks only the rows it returns, no gaps, so
+     * requests inserting new rows never wait for a round that is sending.
+     */
+    private static TransactionTemplate readCommitted(PlatformTransactionManager transactionManager) {
+        TransactionTemplate transactions = new TransactionTemplate(transactionManager);
+        transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        return transactions;
+    }
+
+    /**
+     * The saga's batches run read committed: under repeatable read, deleting an ended saga's association rows
+     * locks the index gaps around them, and the other segment's batch inserting new sagas' rows into those gaps
+     * deadlocks with it. Each saga is handled by one segment only (its events are one incident's), so nothing
+     * relies on repeatable reads across segments.
+     */
+    @Bean
+    ConfigurerModule replaySagaReadsCommitted(PlatformTransactionManager transactionManager) {
+        DefaultTransactionDefinition readCommitted = new DefaultTransactionDefinition();
+        readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        return configurer -> configurer.eventProcessing().registerTransactionManager(ReplaySaga.PROCESSING_GROUP,
+                config -> new SpringTransactionManager(transactionManager, readCommitted));
     }
 
     /**

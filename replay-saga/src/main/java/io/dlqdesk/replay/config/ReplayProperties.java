@@ -29,6 +29,8 @@ public record ReplayProperties(
         @DefaultValue({"traceparent", "tracestate", "b3", "X-B3-TraceId", "X-B3-SpanId", "X-B3-ParentSpanId", "X-B3-Sampled",
                 "X-B3-Flags", "uber-trace-id"}) Set<String> deniedHeaders,
         @NotNull @DefaultValue("1s") Duration pollInterval,
+        /* rows one poller round claims, sends together and records in one commit; a crash in a round re-sends up to this many */
+        @Min(1) @Max(1000) @DefaultValue("50") int claimSize,
         @Min(1) @DefaultValue("5") int maxTries,
         @NotNull @DefaultValue("1s") Duration initialBackoff,
         @NotNull @DefaultValue("1m") Duration maxBackoff,

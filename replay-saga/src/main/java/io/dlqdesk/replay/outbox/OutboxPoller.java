@@ -1,19 +1,20 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.PublishResult;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.RecordPublishResultCommand;
 import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -22,26 +23,34 @@ import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 import java.time.Duration;
-import java.util.Optional;
-import java.util.OptionalLong;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.ListIterator;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
- * Publishes due outbox rows, one row per database transaction: claim it ({@code FOR UPDATE SKIP
- * LOCKED}, so instances never take the same row), re-read the source record and check it is still
- * the recorded one, send, mark the row, commit, then report the result to the incident. While the
- * switch is off nothing is sent.
+ * Publishes due outbox rows in rounds, one database transaction per round: claim up to {@code claimSize} rows
+ * ({@code FOR UPDATE SKIP LOCKED}, so instances never take the same row; the replay deadline is read in the same
+ * query), check the switch, re-read all their source records at once and check each is still the recorded one,
+ * send them all on the idempotent producer and wait for every acknowledgement, then write every row's decision
+ * with one decision time from the database clock in one batch, and commit. The results then go to the incidents
+ * in one unit of work. While the switch is off nothing is sent.
  * <p>
- * Once the broker has acknowledged, the row is never counted as a failed try: if marking it SENT (or
- * committing that) fails, the claim is rolled back and the mark is tried again in fresh transactions
- * with a bounded backoff. Only if it cannot be written within {@code markSentRetryFor} (or after a
- * crash) the row stays PENDING with its tries unchanged and is sent again: publishing is
- * at-least-once, consumers deduplicate by eventId. Meanwhile another instance may claim and re-send it.
+ * Once the broker has acknowledged, the row is never counted as a failed try: if writing the round (or
+ * committing it) fails, the claim is rolled back and each acknowledged row is marked SENT again in fresh
+ * transactions with a bounded backoff. Only if that cannot be written within {@code markSentRetryFor} (or after a
+ * crash) a row stays PENDING with its tries unchanged and is sent again — after a crash up to a whole round:
+ * publishing is at-least-once, consumers deduplicate by eventId. Meanwhile another instance may claim and re-send it.
  * <p>
- * A row marked FAILED records its target partition's end offset, read when it is decided: an earlier
+ * A row marked FAILED records its target partition's end offset, read after the round's sends ended: an earlier
  * try that timed out may have landed below it (the rollback check requires the target group to reach it).
  */
 public class OutboxPoller implements SmartLifecycle {
@@ -49,10 +58,11 @@ public class OutboxPoller implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(OutboxPoller.class);
 
     /**
-     * How the poller tries: how often it looks, how many tries a row gets, the backoff between them, and
-     * how long it keeps trying to record an acknowledged send as SENT.
+     * How the poller tries: how often it looks, how many rows a round claims, how many tries a row gets, the
+     * backoff between them, and how long it keeps trying to record an acknowledged send as SENT.
      */
-    public record Settings(Duration pollInterval, int maxTries, Duration initialBackoff, Duration maxBackoff, Duration markSentRetryFor) {
+    public record Settings(Duration pollInterval, int claimSize, int maxTries, Duration initialBackoff, Duration maxBackoff,
+                           Duration markSentRetryFor) {
     }
 
     /** The first pause before marking an acknowledged row SENT again; doubled up to the max backoff. */
@@ -63,146 +73,240 @@ public class OutboxPoller implements SmartLifecycle {
     private final ReplayPublisher publisher;
     private final PartitionEndReader ends;
     private final ReplaySwitch replaySwitch;
-    private final CommandGateway commands;
+    private final ResultReporter results;
     private final TransactionTemplate transactions;
     private final Settings settings;
     private final Counter published;
     private final Counter failedTries;
     private final Counter failed;
+    private final DistributionSummary claimedRows;
     private ScheduledExecutorService scheduler;
     private volatile boolean running;
 
     public OutboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, PartitionEndReader ends,
-                        ReplaySwitch replaySwitch, CommandGateway commands, TransactionTemplate transactions, Settings settings,
+                        ReplaySwitch replaySwitch, ResultReporter results, TransactionTemplate transactions, Settings settings,
                         MeterRegistry meters) {
         this.outbox = outbox;
         this.reader = reader;
         this.publisher = publisher;
         this.ends = ends;
         this.replaySwitch = replaySwitch;
-        this.commands = commands;
+        this.results = results;
         this.transactions = transactions;
         this.settings = settings;
         this.published = Counter.builder("dlq.replay.published").description("replays the broker acknowledged").register(meters);
         this.failedTries = Counter.builder("dlq.replay.failed_tries").description("publish tries that failed").register(meters);
         this.failed = Counter.builder("dlq.replay.publish_failed").description("replays FAILED after their last try").register(meters);
+        this.claimedRows = DistributionSummary.builder("dlq.replay.claimed_rows").description("rows per round that claimed any")
+                .register(meters);
         Gauge.builder("dlq.replay.outbox_pending", outbox, ReplayOutbox::pendingCount)
                 .description("outbox rows not decided yet").register(meters);
     }
 
-    /** One pass: every due row, until none is left. Public for tests that drive it by hand. */
+    /** One pass: rounds until no due row is left or the switch is off. Public for tests that drive it by hand. */
     public void pollOnce() {
-        while (replaySwitch.isOn() && (running || scheduler == null)) {
-            AtomicReference<Acknowledged> acknowledged = new AtomicReference<>();
-            Optional<Decision> decision;
+        while (running || scheduler == null) {
+            List<Acknowledged> acknowledged = new ArrayList<>();
+            Round round;
             try {
-                decision = transactions.execute(status -> outbox.claimDue().map(row -> decide(row, acknowledged)));
+                round = transactions.execute(status -> claimAndDecide(acknowledged));
             } catch (RuntimeException e) {
-                if (acknowledged.get() == null) {
+                if (acknowledged.isEmpty()) {
                     throw e;
                 }
-                decision = Optional.of(markSentAfterAck(acknowledged.get(), e)); // the claim rolled back: no try counted
+                // the claim rolled back: no try counted; the acknowledged rows are marked SENT on their own
+                AfterAck marked = markSentAfterAck(acknowledged, e);
+                results.report(marked.decided());
+                if (marked.unmarked() != null) {
+                    throw marked.unmarked();
+                }
+                continue;
             }
-            if (decision == null || decision.isEmpty()) {
+            if (round == null || round.claimed() == 0) {
+                return; // nothing due
+            }
+            results.report(round.decided());
+            if (round.switchedOff()) {
                 return;
             }
-            Decision decided = decision.get();
-            decided.result().ifPresent(result -> report(decided.row(), result));
         }
     }
 
-    private record Decision(OutboxRow row, Optional<PublishResult> result) {
+    /** A result to report: the row it is about and what was decided. */
+    public record Decided(OutboxRow row, PublishResult result) {
+    }
+
+    private record Round(int claimed, boolean switchedOff, List<Decided> decided) {
     }
 
     /** The broker acknowledged this row's record at {@code at}; from here on nothing may count a failed try. */
     private record Acknowledged(OutboxRow row, RecordLocation at) {
     }
 
-    private Decision decide(OutboxRow row, AtomicReference<Acknowledged> acknowledged) {
-        if (outbox.pastDeadline(row.replayId())) { // held (switch off, retries) past it: consumers may no longer deduplicate
-            return failForGood(row, "past the replay deadline, not published");
-        }
-        try {
-            return readAndSend(row, acknowledged);
-        } catch (RuntimeException e) {
-            if (acknowledged.get() != null) {
-                throw e; // sent: rolled back and marked again by pollOnce, never a failed try
-            }
-            // anything else about this row: a failed try, never a poller stuck on it
-            return failedTry(row, e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
+    /** What marking acknowledged rows SENT after a failed round gave: the rows marked, and the error for those left PENDING. */
+    private record AfterAck(List<Decided> decided, RuntimeException unmarked) {
     }
 
-    private Decision readAndSend(OutboxRow row, AtomicReference<Acknowledged> acknowledged) {
-        SourceRead read = reader.read(row.source());
-        if (read instanceof SourceRead.Unavailable unavailable) {
-            return failedTry(row, "source record could not be read: " + unavailable.detail());
+    /** Runs inside the round's transaction. */
+    private Round claimAndDecide(List<Acknowledged> acknowledged) {
+        List<ClaimedRow> claimed = outbox.claimDue(settings.claimSize());
+        if (claimed.isEmpty()) {
+            return new Round(0, false, List.of());
         }
-        if (read instanceof SourceRead.NotThere notThere && notThere.reason() == SourceRead.Reason.AT_OR_AFTER_LOG_END) {
-            // beyond the stable offset, e.g. behind an open transaction: it may become readable
-            return failedTry(row, "source record not readable yet: " + notThere.detail());
+        claimedRows.record(claimed.size());
+        // after the claim: a switch turned off while the rows were being claimed holds them all, untried
+        if (!replaySwitch.isOn()) {
+            return new Round(claimed.size(), true, List.of());
         }
-        String changed = changedSince(row, read);
-        if (changed != null) { // the record at that location is no longer the one replay was accepted for: retrying cannot help
-            return failForGood(row, changed);
+        Map<String, RowDecision> decisions = new LinkedHashMap<>();
+        List<OutboxRow> toRead = new ArrayList<>();
+        for (ClaimedRow claim : claimed) {
+            if (claim.pastDeadline()) { // held (switch off, retries) past it: consumers may no longer deduplicate
+                decisions.put(claim.row().replayId(), failForGood(claim.row(), "past the replay deadline, not published"));
+            } else {
+                toRead.add(claim.row());
+            }
         }
-        ConsumerRecord<byte[], byte[]> source = ((SourceRead.Found) read).record();
-        RecordLocation at;
+        List<Outgoing> outgoing = readAndCheck(toRead, decisions);
+        send(outgoing, decisions, acknowledged);
+        // a database error from here on is not a failed try for the acknowledged rows: pollOnce marks them SENT again
+        List<RowDecision> ordered = new ArrayList<>(claimed.stream().map(claim -> decisions.get(claim.row().replayId())).toList());
+        withEndOffsets(ordered);
+        Instant decidedAt = outbox.decisionTime();
+        outbox.record(ordered, decidedAt);
+        List<Decided> decided = new ArrayList<>();
+        for (RowDecision decision : ordered) {
+            decision.result(decidedAt).ifPresent(result -> decided.add(new Decided(decision.row(), result)));
+        }
+        return new Round(claimed.size(), false, decided);
+    }
+
+    /** A row whose source record is still the recorded one, with its replay ready to send. */
+    private record Outgoing(OutboxRow row, ProducerRecord<byte[], byte[]> replay) {
+    }
+
+    /** Reads every row's source record at once; rows that cannot be sent get their decision here. */
+    private List<Outgoing> readAndCheck(List<OutboxRow> rows, Map<String, RowDecision> decisions) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        Map<RecordLocation, SourceRead> reads;
         try {
-            at = publisher.send(publisher.replayOf(source, row));
-        } catch (ReplayPublisher.PublishFailedException e) {
-            return failedTry(row, "publish failed: " + e.getMessage());
+            reads = reader.readAll(rows.stream().map(OutboxRow::source).distinct().toList());
+        } catch (RuntimeException e) { // anything else about the read: a failed try of each row, never a poller stuck on them
+            for (OutboxRow row : rows) {
+                decisions.put(row.replayId(), failedTry(row, "source record could not be read: " + e));
+            }
+            return List.of();
         }
-        acknowledged.set(new Acknowledged(row, at));
-        published.increment();
-        log.info("replay {} published to {}", row.replayId(), at);
-        // a database error from here on is not a failed try: pollOnce rolls the claim back and marks it SENT again
-        return new Decision(row, Optional.of(outbox.markSent(row.replayId(), at)));
+        List<Outgoing> outgoing = new ArrayList<>();
+        for (OutboxRow row : rows) {
+            try {
+                SourceRead read = reads.get(row.source());
+                if (read instanceof SourceRead.Unavailable unavailable) {
+                    decisions.put(row.replayId(), failedTry(row, "source record could not be read: " + unavailable.detail()));
+                } else if (read instanceof SourceRead.NotThere notThere && notThere.reason() == SourceRead.Reason.AT_OR_AFTER_LOG_END) {
+                    // beyond the stable offset, e.g. behind an open transaction: it may become readable
+                    decisions.put(row.replayId(), failedTry(row, "source record not readable yet: " + notThere.detail()));
+                } else if (changedSince(row, read) != null) {
+                    // the record at that location is no longer the one replay was accepted for: retrying cannot help
+                    decisions.put(row.replayId(), failForGood(row, changedSince(row, read)));
+                } else {
+                    outgoing.add(new Outgoing(row, publisher.replayOf(((SourceRead.Found) read).record(), row)));
+                }
+            } catch (RuntimeException e) {
+                decisions.put(row.replayId(), failedTry(row, e.getClass().getSimpleName() + ": " + e.getMessage()));
+            }
+        }
+        return outgoing;
+    }
+
+    /** Sends all, then waits for all; an acknowledged row is SENT, any other a failed try. */
+    private void send(List<Outgoing> outgoing, Map<String, RowDecision> decisions, List<Acknowledged> acknowledged) {
+        if (outgoing.isEmpty()) {
+            return;
+        }
+        List<ReplayPublisher.Sent> sent = publisher.sendAll(outgoing.stream().map(Outgoing::replay).toList());
+        for (int i = 0; i < outgoing.size(); i++) {
+            OutboxRow row = outgoing.get(i).row();
+            if (sent.get(i) instanceof ReplayPublisher.Sent.Acknowledged ack) {
+                acknowledged.add(new Acknowledged(row, ack.at()));
+                published.increment();
+                log.info("replay {} published to {}", row.replayId(), ack.at());
+                decisions.put(row.replayId(), RowDecision.sent(row, ack.at()));
+            } else {
+                decisions.put(row.replayId(), failedTry(row, "publish failed: " + ((ReplayPublisher.Sent.Failed) sent.get(i)).error().getMessage()));
+            }
+        }
     }
 
     /**
-     * Marks an acknowledged row SENT in fresh transactions, with a backoff, for up to {@code markSentRetryFor}.
-     * If the row was decided meanwhile (another instance claimed and re-sent it), that decision is returned.
-     * If it cannot be written, {@code firstError} (or the last error) is thrown: the row stays PENDING with its
-     * tries unchanged and is sent again in a later round.
+     * Marks each acknowledged row SENT in a fresh transaction of its own, with a backoff, for up to
+     * {@code markSentRetryFor}. A row decided meanwhile (another instance claimed and re-sent it) gives that
+     * decision. Rows that cannot be written stay PENDING with their tries unchanged and are sent again in a later
+     * round; the last error then comes back with the rows that were marked.
      */
-    private Decision markSentAfterAck(Acknowledged acknowledged, RuntimeException firstError) {
-        String replayId = acknowledged.row().replayId();
-        log.warn("replay {} was acknowledged at {} but could not be recorded SENT, retrying for {}: {}", replayId, acknowledged.at(),
-                settings.markSentRetryFor(), firstError.toString());
+    private AfterAck markSentAfterAck(List<Acknowledged> acknowledged, RuntimeException firstError) {
+        log.warn("replays {} were acknowledged but could not be recorded SENT, retrying for {}: {}",
+                acknowledged.stream().map(ack -> ack.row().replayId()).toList(), settings.markSentRetryFor(), firstError.toString());
         long giveUpAt = System.nanoTime() + settings.markSentRetryFor().toNanos();
         ExponentialBackOff backOff = new ExponentialBackOff(MARK_SENT_FIRST_PAUSE.toMillis(), 2.0);
         backOff.setMaxInterval(settings.maxBackoff().toMillis());
         BackOffExecution pauses = backOff.start();
+        List<Acknowledged> left = new ArrayList<>(acknowledged);
+        List<Decided> decided = new ArrayList<>();
         RuntimeException last = firstError;
-        while (System.nanoTime() < giveUpAt && (running || scheduler == null)) {
+        while (!left.isEmpty() && System.nanoTime() < giveUpAt && (running || scheduler == null)) {
             try {
                 Thread.sleep(pauses.nextBackOff());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
-            try {
-                PublishResult result = transactions.execute(status -> outbox.markSent(replayId, acknowledged.at()));
-                log.info("replay {} recorded SENT after the ack", replayId);
-                return new Decision(acknowledged.row(), Optional.ofNullable(result));
-            } catch (RuntimeException e) {
-                last = e;
-                log.warn("replay {} still not recorded SENT: {}", replayId, e.toString());
+            for (Iterator<Acknowledged> it = left.iterator(); it.hasNext(); ) {
+                Acknowledged ack = it.next();
+                try {
+                    PublishResult result = transactions.execute(status -> outbox.markSent(ack.row().replayId(), ack.at()));
+                    log.info("replay {} recorded SENT after the ack", ack.row().replayId());
+                    decided.add(new Decided(ack.row(), result));
+                    it.remove();
+                } catch (RuntimeException e) {
+                    last = e;
+                    log.warn("replay {} still not recorded SENT: {}", ack.row().replayId(), e.toString());
+                }
             }
         }
-        log.error("replay {} was acknowledged at {} but not recorded SENT within {}: it stays PENDING (no try counted) and is sent again",
-                replayId, acknowledged.at(), settings.markSentRetryFor());
-        throw last;
+        for (Acknowledged ack : left) {
+            log.error("replay {} was acknowledged at {} but not recorded SENT within {}: it stays PENDING (no try counted) and is sent again",
+                    ack.row().replayId(), ack.at(), settings.markSentRetryFor());
+        }
+        return new AfterAck(decided, left.isEmpty() ? null : last);
     }
 
-    /** FAILED for good, with the target partition's end offset now: any earlier try that landed lies below it. */
-    private Decision failForGood(OutboxRow row, String reason) {
-        OptionalLong end = ends.endOffset(row.source().topic(), row.source().partition());
-        log.warn("replay {} FAILED (end offset of its target partition: {}): {}", row.replayId(),
-                end.isPresent() ? end.getAsLong() : "not readable", reason);
+    /** FAILED for good; its target partition's end offset is filled in once the round's sends have ended. */
+    private RowDecision failForGood(OutboxRow row, String reason) {
         failed.increment();
-        return new Decision(row, Optional.of(outbox.markFailed(row.replayId(), reason, end.isPresent() ? end.getAsLong() : null)));
+        return RowDecision.failed(row, reason, null);
+    }
+
+    /** Reads, in one request, the end offsets of the partitions of the round's FAILED rows: any earlier try that landed lies below. */
+    private void withEndOffsets(List<RowDecision> decisions) {
+        Set<TopicPartition> partitions = decisions.stream().filter(decision -> decision.status() == OutboxRow.Status.FAILED)
+                .map(decision -> new TopicPartition(decision.row().source().topic(), decision.row().source().partition()))
+                .collect(Collectors.toSet());
+        if (partitions.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> endOffsets = ends.endOffsets(partitions);
+        for (ListIterator<RowDecision> it = decisions.listIterator(); it.hasNext(); ) {
+            RowDecision decision = it.next();
+            if (decision.status() == OutboxRow.Status.FAILED) {
+                Long end = endOffsets.get(new TopicPartition(decision.row().source().topic(), decision.row().source().partition()));
+                log.warn("replay {} FAILED (end offset of its target partition: {}): {}", decision.row().replayId(),
+                        end == null ? "not readable" : end, decision.reason());
+                it.set(RowDecision.failed(decision.row(), decision.reason(), end));
+            }
+        }
     }
 
     /** Why the source is no longer the recorded record, or null when it still is. */
@@ -226,7 +330,7 @@ public class OutboxPoller implements SmartLifecycle {
         return null;
     }
 
-    private Decision failedTry(OutboxRow row, String reason) {
+    private RowDecision failedTry(OutboxRow row, String reason) {
         failedTries.increment();
         int tries = row.tries() + 1;
         if (tries >= settings.maxTries()) {
@@ -234,22 +338,12 @@ public class OutboxPoller implements SmartLifecycle {
         }
         Duration backoff = backoff(tries);
         log.warn("replay {} try {} of {} failed, next in {}: {}", row.replayId(), tries, settings.maxTries(), backoff, reason);
-        outbox.deferAfterFailedTry(row.replayId(), reason, backoff);
-        return new Decision(row, Optional.empty());
+        return RowDecision.retryLater(row, reason, backoff);
     }
 
     private Duration backoff(int triesSoFar) {
         Duration backoff = settings.initialBackoff().multipliedBy(1L << Math.min(triesSoFar - 1, 20));
         return backoff.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : backoff;
-    }
-
-    /** After the commit: if this fails, the saga's reconciliation deadline sends the result again. */
-    private void report(OutboxRow row, PublishResult result) {
-        commands.send(new RecordPublishResultCommand(row.incidentId(), row.attempt(), result)).whenComplete((ignored, error) -> {
-            if (error != null) {
-                log.warn("result of replay {} not recorded yet (reconciliation will retry): {}", row.replayId(), error.toString());
-            }
-        });
     }
 
     private void pollSafely() {

@@ -10,9 +10,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -43,6 +44,18 @@ public class ReplayOutbox {
     }
 
     /**
+     * The saga's backstop write: only when the row is not there, looked up with a plain (non-locking) read first.
+     * The saga handles committed events, so a row written with the request is already visible. Inserting over it
+     * would lock it until the saga's batch commits: the poller's claim skips a locked row, and a row a poller
+     * round holds would make the saga's batch wait for that round's sends.
+     */
+    public void addUnlessPresent(ReplayRequested event) {
+        if (find(event.replayId()).isEmpty()) {
+            add(event); // still idempotent: a placeholder an admin takes meanwhile stays
+        }
+    }
+
+    /**
      * Takes the attempt's row for good when it does not exist yet (an ABANDONED placeholder), so that a
      * saga that writes it later finds it taken and nothing is published. True when this call took it.
      */
@@ -64,19 +77,40 @@ public class ReplayOutbox {
     }
 
     /**
-     * Locks one due PENDING row for the caller's transaction; rows other instances hold are skipped,
-     * never waited for. The caller decides it (or defers it) before committing.
+     * Locks up to {@code limit} due PENDING rows for the caller's transaction, oldest due first, each with whether
+     * its replay deadline has passed by the database clock (a row without one has: fail closed). Rows other
+     * instances hold are skipped, never waited for. The caller decides them (or defers them) before committing.
      */
-    public Optional<OutboxRow> claimDue() {
-        return jdbc.query("SELECT " + COLUMNS + " FROM replay_outbox WHERE status = 'PENDING' AND next_try_at <= UTC_TIMESTAMP(6) "
-                + "ORDER BY next_try_at LIMIT 1 FOR UPDATE SKIP LOCKED", ReplayOutbox::row).stream().findFirst();
+    public List<ClaimedRow> claimDue(int limit) {
+        return jdbc.query("SELECT " + COLUMNS + ", replay_deadline IS NULL OR replay_deadline <= UTC_TIMESTAMP(6) AS past_deadline "
+                + "FROM replay_outbox WHERE status = 'PENDING' AND next_try_at <= UTC_TIMESTAMP(6) "
+                + "ORDER BY next_try_at LIMIT ? FOR UPDATE SKIP LOCKED",
+                (result, number) -> new ClaimedRow(row(result, number), result.getBoolean("past_deadline")), limit);
     }
 
-    /** Whether the row's replay deadline has passed by the database clock (a row without one is past: fail closed). */
-    public boolean pastDeadline(String replayId) {
-        Boolean past = jdbc.queryForObject("SELECT replay_deadline IS NULL OR replay_deadline <= UTC_TIMESTAMP(6) FROM replay_outbox "
-                + "WHERE replay_id = ?", Boolean.class, replayId);
-        return past == null || past;
+    /** Now by the database clock: the decision time of a round, so every instance stamps decisions by one clock. */
+    public Instant decisionTime() {
+        LocalDateTime now = jdbc.queryForObject("SELECT UTC_TIMESTAMP(6)", LocalDateTime.class);
+        return now.toInstant(ZoneOffset.UTC);
+    }
+
+    /**
+     * Writes a round's decisions about rows it claimed, as one JDBC batch (update counts are not read: the
+     * driver may rewrite the batch and report none; the claim's locks keep the rows PENDING until then).
+     */
+    public void record(List<RowDecision> decisions, Instant decidedAt) {
+        LocalDateTime decided = LocalDateTime.ofInstant(decidedAt, ZoneOffset.UTC);
+        jdbc.batchUpdate("UPDATE replay_outbox SET status = ?, tries = tries + 1, last_error = ?, published_partition = ?, "
+                + "published_offset = ?, decided_at = ?, end_offset_at_decision = ?, next_try_at = COALESCE(?, next_try_at) "
+                + "WHERE replay_id = ? AND status = 'PENDING'", decisions.stream().map(decision -> new Object[] {
+                decision.status().name(),
+                decision.reason(),
+                decision.publishedAt() == null ? null : decision.publishedAt().partition(),
+                decision.publishedAt() == null ? null : decision.publishedAt().offset(),
+                decision.status() == OutboxRow.Status.PENDING ? null : decided,
+                decision.endOffsetAtDecision(),
+                decision.retryAfter() == null ? null : decided.plusNanos(decision.retryAfter().toNanos() / 1_000 * 1_000),
+                decision.row().replayId()}).toList());
     }
 
     /** Marks a claimed row SENT; returns the result with the decision time from the database clock. */
@@ -85,23 +119,6 @@ public class ReplayOutbox {
                 + "published_offset = ?, decided_at = UTC_TIMESTAMP(6) WHERE replay_id = ? AND status = 'PENDING'",
                 publishedAt.partition(), publishedAt.offset(), replayId);
         return decided(replayId);
-    }
-
-    /**
-     * Marks a claimed row FAILED for good, with its target partition's end offset read just before (null: could not
-     * be read); returns the result with the decision time from the database clock.
-     */
-    public PublishResult markFailed(String replayId, String reason, Long endOffsetAtDecision) {
-        jdbc.update("UPDATE replay_outbox SET status = 'FAILED', tries = tries + 1, last_error = ?, decided_at = UTC_TIMESTAMP(6), "
-                + "end_offset_at_decision = ? WHERE replay_id = ? AND status = 'PENDING'", truncate(reason), endOffsetAtDecision, replayId);
-        return decided(replayId);
-    }
-
-    /** Counts a failed try of a claimed row and makes it due again after {@code backoff}. */
-    public void deferAfterFailedTry(String replayId, String reason, Duration backoff) {
-        jdbc.update("UPDATE replay_outbox SET tries = tries + 1, last_error = ?, "
-                + "next_try_at = TIMESTAMPADD(MICROSECOND, ?, UTC_TIMESTAMP(6)) WHERE replay_id = ? AND status = 'PENDING'",
-                truncate(reason), backoff.toNanos() / 1_000, replayId);
     }
 
     /** Rows not decided yet (rollback readiness and metrics). */
@@ -113,6 +130,11 @@ public class ReplayOutbox {
     private PublishResult decided(String replayId) {
         return find(replayId).flatMap(OutboxRow::result)
                 .orElseThrow(() -> new IllegalStateException("outbox row " + replayId + " was not PENDING when it was decided"));
+    }
+
+    /** A failure reason as the row stores (and later returns) it. */
+    static String reasonAsStored(String reason) {
+        return truncate(reason);
     }
 
     private static String truncate(String reason) {

@@ -13,11 +13,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -73,19 +77,59 @@ public class ReplayPublisher implements AutoCloseable {
     }
 
     /** Sends and waits for the broker's acknowledgement; where it landed. */
-    public synchronized RecordLocation send(ProducerRecord<byte[], byte[]> record) throws PublishFailedException {
-        try {
-            RecordMetadata metadata = producer().send(record).get(sendTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
-            return new RecordLocation(metadata.topic(), metadata.partition(), metadata.offset());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            reset();
-            throw new PublishFailedException("interrupted while waiting for the broker", e);
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            reset(); // a fresh producer after any failure: never reuse one in an unknown state
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw new PublishFailedException(cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
+    public RecordLocation send(ProducerRecord<byte[], byte[]> record) throws PublishFailedException {
+        Sent sent = sendAll(List.of(record)).get(0);
+        if (sent instanceof Sent.Failed failed) {
+            throw failed.error();
         }
+        return ((Sent.Acknowledged) sent).at();
+    }
+
+    /** What became of one record of {@link #sendAll}. */
+    public sealed interface Sent {
+        record Acknowledged(RecordLocation at) implements Sent {
+        }
+
+        /** No acknowledgement: the record may still have reached the broker. */
+        record Failed(PublishFailedException error) implements Sent {
+        }
+    }
+
+    /**
+     * Sends every record, then waits for all acknowledgements (the idempotent producer keeps each partition's
+     * records in order and never writes one twice); one outcome per record, in order. After any failure the
+     * producer is replaced once all outcomes are in: never reuse one in an unknown state.
+     */
+    public synchronized List<Sent> sendAll(List<ProducerRecord<byte[], byte[]>> records) {
+        List<Future<RecordMetadata>> futures = new ArrayList<>(records.size());
+        List<Sent> outcomes = new ArrayList<>(records.size());
+        for (ProducerRecord<byte[], byte[]> record : records) {
+            try {
+                futures.add(producer().send(record));
+            } catch (RuntimeException e) {
+                futures.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        long deadline = System.nanoTime() + sendTimeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
+        boolean failed = false;
+        for (Future<RecordMetadata> future : futures) {
+            try {
+                RecordMetadata metadata = future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                outcomes.add(new Sent.Acknowledged(new RecordLocation(metadata.topic(), metadata.partition(), metadata.offset())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failed = true;
+                outcomes.add(new Sent.Failed(new PublishFailedException("interrupted while waiting for the broker", e)));
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                failed = true;
+                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                outcomes.add(new Sent.Failed(new PublishFailedException(cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause)));
+            }
+        }
+        if (failed) {
+            reset();
+        }
+        return outcomes;
     }
 
     private boolean copied(String name) {

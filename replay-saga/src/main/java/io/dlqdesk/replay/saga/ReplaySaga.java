@@ -23,7 +23,7 @@ import java.util.Optional;
 
 /**
  * One replay attempt, from its request to its recorded result: writes the outbox row the poller
- * publishes, and checks on a persistent deadline that a result gets recorded. It never decides a
+ * publishes if the request's own write was bypassed, and checks on a persistent deadline that a result gets recorded. It never decides a
  * result itself: a row that is gone leaves the attempt REQUESTED for an admin to mark
  * PUBLISH_UNKNOWN (guessing "failed" could hide a record that did go out).
  */
@@ -54,7 +54,7 @@ public class ReplaySaga {
         this.replayId = event.replayId();
         this.incidentId = event.incidentId().value();
         this.attempt = event.attempt();
-        outbox.add(event);
+        outbox.addUnlessPresent(event); // a backstop: the row is normally written with the request
         this.reconciliationId = deadlines.schedule(delay.value(), RECONCILE, new ReconciliationDue(replayId));
     }
 

@@ -2,17 +2,21 @@ package io.dlqdesk.replay.source;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * Reads a replay target partition's end offset (its high-water mark, read_uncommitted) when an attempt
@@ -49,6 +53,41 @@ public class PartitionEndReader implements AutoCloseable {
             log.warn("end offset of {} not read within {}: {}", target, timeout, cause.toString());
         }
         return OptionalLong.empty();
+    }
+
+    /**
+     * The high-water marks of several partitions in one request; a partition whose end could not be read within
+     * the bound is missing from the answer.
+     */
+    public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions) {
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        if (partitions.isEmpty()) {
+            return ends;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ListOffsetsResult result;
+        try {
+            result = admin().listOffsets(partitions.stream().collect(Collectors.toMap(partition -> partition, partition -> OffsetSpec.latest())));
+        } catch (RuntimeException e) {
+            log.warn("end offsets of {} not read: {}", partitions, e.toString());
+            return ends;
+        }
+        for (TopicPartition partition : partitions) {
+            try {
+                long end = result.partitionResult(partition).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).offset();
+                if (end >= 0) {
+                    ends.put(partition, end);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                log.warn("end offset of {} not read: interrupted", partition);
+                return ends;
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                log.warn("end offset of {} not read within {}: {}", partition, timeout, cause.toString());
+            }
+        }
+        return ends;
     }
 
     private synchronized Admin admin() {

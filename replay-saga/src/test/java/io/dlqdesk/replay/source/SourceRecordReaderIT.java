@@ -106,6 +106,43 @@ class SourceRecordReaderIT {
         });
     }
 
+    /** One batch: records spread over partitions, several on one partition, a gap, the end and a missing topic, each answered as alone. */
+    @Test
+    void aBatchReadAnswersEveryLocationAsASingleReadWould() throws Exception {
+        String topic = "reader-batch-" + System.nanoTime();
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        List<RecordMetadata> zero = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            zero.add(send(new ProducerRecord<>(topic, 0, null, new byte[] {(byte) i}), false));
+        }
+        RecordMetadata aborted = send(new ProducerRecord<>(topic, 1, null, new byte[] {9}), true);
+        RecordMetadata afterGap = send(new ProducerRecord<>(topic, 1, null, new byte[] {10}), false);
+        RecordLocation first = new RecordLocation(topic, 0, zero.get(0).offset());
+        RecordLocation fourth = new RecordLocation(topic, 0, zero.get(3).offset());
+        RecordLocation last = new RecordLocation(topic, 0, zero.get(4).offset());
+        RecordLocation gap = new RecordLocation(topic, 1, aborted.offset());
+        RecordLocation end = new RecordLocation(topic, 0, zero.get(4).offset() + 1);
+        RecordLocation missing = new RecordLocation("reader-missing-" + System.nanoTime(), 0, 0);
+
+        Map<RecordLocation, SourceRead> reads = reader.readAll(List.of(last, first, fourth, gap, end, missing));
+
+        assertThat(reads).hasSize(6);
+        for (RecordLocation location : List.of(first, fourth, last)) {
+            assertThat(reads.get(location)).isInstanceOfSatisfying(SourceRead.Found.class, found -> {
+                assertThat(found.atRequestedOffset()).isTrue();
+                assertThat(found.record().value()).containsExactly((byte) (location.offset() - first.offset()));
+            });
+        }
+        assertThat(reads.get(gap)).isInstanceOfSatisfying(SourceRead.Found.class,
+                found -> assertThat(found.record().offset()).isEqualTo(afterGap.offset()));
+        assertThat(reads.get(end)).isInstanceOfSatisfying(SourceRead.NotThere.class,
+                notThere -> assertThat(notThere.reason()).isEqualTo(SourceRead.Reason.AT_OR_AFTER_LOG_END));
+        assertThat(reads.get(missing)).isInstanceOfSatisfying(SourceRead.NotThere.class,
+                notThere -> assertThat(notThere.reason()).isEqualTo(SourceRead.Reason.TOPIC_MISSING));
+    }
+
     @Test
     void anUnreachableBrokerIsUnavailableNotAFactAboutTheRecord() {
         SourceRecordReader nowhere = new SourceRecordReader("127.0.0.1:1", "reader-it", Duration.ofSeconds(2));
