@@ -84,6 +84,7 @@ final class RebuildBench {
     double floor() throws InterruptedException {
         long head = product.eventStoreHead();
         StreamingEventProcessor processor = product.processor(AxonFloor.PROCESSING_GROUP);
+        processor.shutDown(); // stopped since the service started; resetting needs it stopped whatever happened meanwhile
         processor.resetTokens();
         long started = System.nanoTime();
         processor.start();

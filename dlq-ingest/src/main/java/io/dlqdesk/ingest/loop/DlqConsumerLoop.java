@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -149,12 +150,27 @@ public final class DlqConsumerLoop {
 
     /** One round, as named steps. */
     private void pollOnce() {
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(settings.pollTimeout());
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout());
         List<Work> firstFailures = receive(records);
         dispatchInBatches(firstFailures);
         commit(partitions.partitions()); // applies what the workers reported first
         applyBackpressure();
         reportRound();
+    }
+
+    /**
+     * With every partition paused while work is in flight, a poll would sleep its whole timeout however soon the
+     * workers finish (it was the ceiling of a storm: max-in-flight records per poll timeout). Then the loop waits
+     * for a worker to give back a slot instead, and polls without waiting.
+     */
+    private Duration pollTimeout() {
+        int inFlight = workers.inFlight();
+        Set<TopicPartition> assignment = consumer.assignment();
+        if (inFlight == 0 || assignment.isEmpty() || !consumer.paused().containsAll(assignment)) {
+            return settings.pollTimeout();
+        }
+        workers.awaitFewerThan(inFlight, settings.pollTimeout());
+        return Duration.ZERO;
     }
 
     /** Classifies each record before it takes a slot; first failures are collected for batched writing, the rest go to a worker each. */

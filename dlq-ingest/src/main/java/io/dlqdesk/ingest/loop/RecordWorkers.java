@@ -7,6 +7,7 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -37,6 +38,7 @@ final class RecordWorkers {
     private final IngestMetrics metrics;
     private final AtomicInteger slots = new AtomicInteger();
     private final ConcurrentLinkedQueue<WorkOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final Object slotGivenBack = new Object();
 
     RecordWorkers(RecordHandler handler, LoopSettings settings, ExecutorService workers, LoopHealth health, IngestMetrics metrics) {
         this.handler = handler;
@@ -52,6 +54,25 @@ final class RecordWorkers {
     /** Records holding a slot: handed to a worker and not finished yet, retries waiting included. */
     int inFlight() {
         return slots.get();
+    }
+
+    /**
+     * Waits until fewer than {@code count} records hold a slot, or {@code timeout} passes: the loop's wait when
+     * it can take nothing new until work in flight ends.
+     */
+    void awaitFewerThan(int count, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (slotGivenBack) {
+            long left;
+            while (slots.get() >= count && (left = deadline - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(slotGivenBack, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /** One record on a worker of its own. */
@@ -98,6 +119,9 @@ final class RecordWorkers {
             outcomes.add(outcome);
         }
         slots.decrementAndGet();
+        synchronized (slotGivenBack) {
+            slotGivenBack.notifyAll();
+        }
     }
 
     private void writeBatch(List<Work> batch) {

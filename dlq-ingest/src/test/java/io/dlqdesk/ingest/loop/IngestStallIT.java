@@ -214,14 +214,36 @@ class IngestStallIT {
         assertThat(counter("dlq.ingest.write.given_up", "then", "quarantine")).isZero();
     }
 
+    /**
+     * A storm larger than max-in-flight: once every partition is paused on work in flight, the loop takes the next
+     * records as soon as a worker finishes, not when its poll timeout (here 30 s) runs out. The poll used to sleep it
+     * out, which capped ingest at max-in-flight records per poll timeout.
+     */
+    @Test
+    void aLoopPausedOnWorkInFlightTakesMoreAsSoonAsAWorkerFinishesNotAfterItsPollTimeout(KafkaBroker broker) throws Exception {
+        String topic = topic(broker, "wake");
+        send(broker, topic, HEALTHY, 0, 20, "orders"); // 60 records, 15 times max-in-flight
+        loop = startLoop(broker, topic, MalformedPolicy.QUARANTINE, Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            for (int partition : HEALTHY) {
+                assertThat(ingested(topic, partition)).hasSize(20);
+            }
+        });
+    }
+
     private DlqConsumerLoop startLoop(KafkaBroker broker, String topic, MalformedPolicy policy) {
+        return startLoop(broker, topic, policy, Duration.ofMillis(100));
+    }
+
+    private DlqConsumerLoop startLoop(KafkaBroker broker, String topic, MalformedPolicy policy, Duration pollTimeout) {
         Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, group(topic),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_IN_FLIGHT); // as the service caps it
         LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), policy, MAX_IN_FLIGHT, 100, 8,
-                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofMillis(200),
+                pollTimeout, Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofMillis(200),
                 MAX_RECORD_ATTEMPTS);
         LoopHealth health = new LoopHealth(Clock.systemUTC());
         DlqConsumerLoop started = new DlqConsumerLoop(
