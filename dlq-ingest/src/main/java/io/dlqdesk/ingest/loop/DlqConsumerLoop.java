@@ -150,7 +150,7 @@ public final class DlqConsumerLoop {
 
     /** One round, as named steps. */
     private void pollOnce() {
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout());
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(awaitWorkersIfAllPaused());
         List<Work> firstFailures = receive(records);
         dispatchInBatches(firstFailures);
         commit(partitions.partitions()); // applies what the workers reported first
@@ -161,9 +161,9 @@ public final class DlqConsumerLoop {
     /**
      * With every partition paused while work is in flight, a poll would sleep its whole timeout however soon the
      * workers finish (it was the ceiling of a storm: max-in-flight records per poll timeout). Then the loop waits
-     * for a worker to give back a slot instead, and polls without waiting.
+     * for a worker to give back a slot instead, and polls without waiting. Returns how long the poll may wait.
      */
-    private Duration pollTimeout() {
+    private Duration awaitWorkersIfAllPaused() {
         int inFlight = workers.inFlight();
         Set<TopicPartition> assignment = consumer.assignment();
         if (inFlight == 0 || assignment.isEmpty() || !consumer.paused().containsAll(assignment)) {
