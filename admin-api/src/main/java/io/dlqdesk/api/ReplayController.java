@@ -1,17 +1,15 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
-import io.dlqdesk.replay.outbox.ReplayOutbox;
+import io.dlqdesk.replay.request.PublishUnknownMarker;
 import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
-import io.dlqdesk.replay.source.PartitionEndReader;
-import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.apache.kafka.common.TopicPartition;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.http.HttpStatus;
@@ -25,7 +23,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.time.Clock;
-import java.util.OptionalLong;
 
 /**
  * Replay commands: replay an incident's original record (operator), end an attempt whose outbox
@@ -36,20 +33,16 @@ public class ReplayController {
 
     private final ReplayRequester requester;
     private final ReplaySwitch replaySwitch;
-    private final ReplayOutbox outbox;
-    private final PartitionEndReader ends;
+    private final PublishUnknownMarker publishUnknown;
     private final QueryGateway queries;
-    private final CommandGateway commands;
     private final Clock clock = Clock.systemUTC();
 
-    public ReplayController(ReplayRequester requester, ReplaySwitch replaySwitch, ReplayOutbox outbox, PartitionEndReader ends,
-                            QueryGateway queries, CommandGateway commands) {
+    public ReplayController(ReplayRequester requester, ReplaySwitch replaySwitch, PublishUnknownMarker publishUnknown,
+                            QueryGateway queries) {
         this.requester = requester;
         this.replaySwitch = replaySwitch;
-        this.outbox = outbox;
-        this.ends = ends;
+        this.publishUnknown = publishUnknown;
         this.queries = queries;
-        this.commands = commands;
     }
 
     /** The accepted attempt; its publish status is REQUESTED until the outbox poller decides it. */
@@ -75,40 +68,16 @@ public class ReplayController {
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(new ReplayAccepted(incidentId.value(), outcome.attempt()));
     }
 
-    /**
-     * Allowed only when the attempt's outbox row is really gone; a row that exists gets its result the normal way.
-     * Once the row's place is taken nothing can publish the attempt any more: the end offset of its target
-     * partition, read then, bounds where a replay of it that went out earlier can lie (the rollback check needs it).
-     */
+    /** Allowed only when the attempt's outbox row is really gone; a row that exists gets its result the normal way. */
     @PostMapping("/api/v1/incidents/{id}/attempts/{attempt}/publish-unknown")
     public ResponseEntity<Void> markPublishUnknown(@PathVariable String id, @PathVariable int attempt,
                                                    @RequestBody(required = false) IncidentCommandController.Reason body, Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        if (attempt < 1) {
-            throw new IllegalArgumentException("attempts are numbered from 1, was " + attempt);
-        }
-        // "absent" must stay true: take the row's place so a saga that writes it later cannot publish it
-        boolean taken = outbox.abandonIfAbsent(incidentId, attempt);
-        try {
-            Long endOffset = taken ? targetEndOffset(incidentId) : null;
-            commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, taken, action, endOffset));
-        } catch (RuntimeException e) {
-            if (taken) {
-                outbox.releaseAbandoned(incidentId, attempt);
-            }
-            throw e;
-        }
+        publishUnknown.mark(incidentId, attempt, action, () -> queries.query(new FindIncidentSummaryQuery(incidentId),
+                        ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
+                .map(incident -> new TopicPartition(incident.topic(), incident.partition())));
         return ResponseEntity.noContent().build();
-    }
-
-    /** The end offset of the partition the incident's replays go to (its original one); null when it cannot be read. */
-    private Long targetEndOffset(IncidentId incidentId) {
-        return queries.query(new FindIncidentSummaryQuery(incidentId), ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
-                .map(incident -> ends.endOffset(incident.topic(), incident.partition()))
-                .filter(OptionalLong::isPresent)
-                .map(OptionalLong::getAsLong)
-                .orElse(null);
     }
 
     @GetMapping("/api/v1/replay-switch")

@@ -208,6 +208,19 @@ class ReplayFaultIT {
         assertThat(Replays.requestReplay(app, id).body()).contains("\"PUBLISH_UNKNOWN\"");
     }
 
+    @Test
+    void aRefusedPublishUnknownGivesTheOutboxRowsPlaceBack() throws Exception {
+        String id = incident();
+        String noSuchAttempt = IncidentId.parse(id).replayId(7);
+
+        HttpResponse<String> refused = RunningApp.post(app, "/api/v1/incidents/" + id + "/attempts/7/publish-unknown", "admin",
+                "{\"reason\":\"there is no attempt 7\"}");
+
+        assertThat(refused.statusCode()).as(refused.body()).isBetween(400, 499);
+        // its place was taken before the incident refused: left taken, a later attempt 7 could never be published
+        assertThat(app.getBean(ReplayOutbox.class).find(noSuchAttempt)).isEmpty();
+    }
+
     /** Sends a source record and its DLQ record, waits for the incident, and has a replay of it accepted (not yet published). */
     private static String acceptedReplay() throws Exception {
         String id = incidentWithAcceptedReplay();
@@ -216,6 +229,14 @@ class ReplayFaultIT {
     }
 
     private static String incidentWithAcceptedReplay() throws Exception {
+        String id = incident();
+        HttpResponse<String> accepted = Replays.requestReplay(app, id);
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+        return id;
+    }
+
+    /** Sends a source record and its DLQ record and waits for the incident. */
+    private static String incident() throws Exception {
         int n = ++sequence;
         String eventId = "evt-" + NONCE + "-" + n;
         byte[] key = ("k-" + n).getBytes(StandardCharsets.UTF_8);
@@ -227,8 +248,6 @@ class ReplayFaultIT {
             id = Replays.sendFailure(producer, source, GROUP, key, value, eventId, Instant.now(), ORDERS + ".dlq");
         }
         await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
-        HttpResponse<String> accepted = Replays.requestReplay(app, id);
-        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
         return id;
     }
 

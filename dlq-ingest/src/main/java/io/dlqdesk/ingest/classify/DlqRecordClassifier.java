@@ -9,12 +9,15 @@ import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayHeaders;
 import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.record.BadHeaderException;
+import io.dlqdesk.record.DltHeaderReader;
+import io.dlqdesk.record.EventIdExtractor;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import java.util.Objects;
 
-import static io.dlqdesk.ingest.classify.DltHeaders.*;
+import static io.dlqdesk.record.DltHeaders.*;
 
 /**
  * Decides what a DLQ record is from its own bytes and the settings only (no I/O), so it can run
@@ -33,7 +36,7 @@ public final class DlqRecordClassifier {
 
     public DlqRecordClassifier(ClassifierSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.eventIds = new EventIdExtractor(settings);
+        this.eventIds = new EventIdExtractor(settings.eventIds());
     }
 
     public Classification classify(ConsumerRecord<byte[], byte[]> dlqRecord) {

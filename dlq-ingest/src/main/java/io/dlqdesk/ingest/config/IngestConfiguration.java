@@ -11,6 +11,7 @@ import io.dlqdesk.ingest.loop.LoopHealth;
 import io.dlqdesk.ingest.loop.LoopSettings;
 import io.dlqdesk.ingest.loop.QuarantineStore;
 import io.dlqdesk.ingest.loop.StoredIncidents;
+import io.dlqdesk.record.EventIdSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -60,10 +61,15 @@ public class IngestConfiguration {
         return new IncidentWriter(commands, transactionManager, storedIncidents, quarantine, replayWindow, ledgerName, Clock.systemUTC());
     }
 
-    /** How failures are read: also how replay reads the source record's eventId, so both agree. */
+    /** Where records carry their eventId: ingest reads failures with it, replay the source records, so both agree. */
     @Bean
-    ClassifierSettings classifierSettings(IngestProperties properties) {
-        return new ClassifierSettings(properties.ownedGroups(), properties.eventIdHeader(), properties.eventIdJsonField());
+    EventIdSource eventIdSource(IngestProperties properties) {
+        return new EventIdSource(properties.eventIdHeader(), properties.eventIdJsonField());
+    }
+
+    @Bean
+    ClassifierSettings classifierSettings(IngestProperties properties, EventIdSource eventIdSource) {
+        return new ClassifierSettings(properties.ownedGroups(), eventIdSource);
     }
 
     @Bean

@@ -1,10 +1,9 @@
 package io.dlqdesk.ingest.classify;
 
+import io.dlqdesk.record.EventIdSource;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,12 +13,11 @@ class ClassifierSettingsTest {
 
     @Test
     void nullsTakeTheDefaults() {
-        ClassifierSettings settings = new ClassifierSettings(null, null, null);
+        ClassifierSettings settings = new ClassifierSettings(null, null);
 
         assertThat(settings).isEqualTo(ClassifierSettings.defaults());
         assertThat(settings.ownedGroups()).isEmpty();
-        assertThat(settings.eventIdHeader()).isEqualTo("eventId");
-        assertThat(settings.eventIdJsonFieldByTopic()).isEmpty();
+        assertThat(settings.eventIds()).isEqualTo(EventIdSource.defaults());
     }
 
     @Test
@@ -29,7 +27,7 @@ class ClassifierSettingsTest {
 
     @Test
     void restrictedOwnedGroupsOwnOnlyThem() {
-        ClassifierSettings settings = new ClassifierSettings(Set.of("billing"), null, null);
+        ClassifierSettings settings = new ClassifierSettings(Set.of("billing"), null);
 
         assertThat(settings.owns("billing")).isTrue();
         assertThat(settings.owns("shipping")).isFalse();
@@ -40,41 +38,19 @@ class ClassifierSettingsTest {
         Set<String> withNull = new HashSet<>();
         withNull.add(null);
 
-        assertThatThrownBy(() -> new ClassifierSettings(Set.of(" "), null, null))
+        assertThatThrownBy(() -> new ClassifierSettings(Set.of(" "), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ownedGroups");
-        assertThatThrownBy(() -> new ClassifierSettings(withNull, null, null))
+        assertThatThrownBy(() -> new ClassifierSettings(withNull, null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ownedGroups");
     }
 
     @Test
-    void blankEventIdHeaderIsRefused() {
-        assertThatThrownBy(() -> new ClassifierSettings(null, " ", null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("eventIdHeader");
-    }
-
-    @Test
-    void blankJsonFieldOrTopicIsRefused() {
-        Map<String, String> nullField = new HashMap<>();
-        nullField.put("orders", null);
-
-        assertThatThrownBy(() -> new ClassifierSettings(null, null, Map.of("orders", "")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("eventIdJsonFieldByTopic[orders]");
-        assertThatThrownBy(() -> new ClassifierSettings(null, null, Map.of(" ", "id")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("eventIdJsonFieldByTopic key");
-        assertThatThrownBy(() -> new ClassifierSettings(null, null, nullField))
-                .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void collectionsAreCopied() {
+    void ownedGroupsAreCopied() {
         Set<String> groups = new HashSet<>(Set.of("billing"));
-        Map<String, String> fields = new HashMap<>(Map.of("orders", "id"));
-        ClassifierSettings settings = new ClassifierSettings(groups, "eventId", fields);
+        ClassifierSettings settings = new ClassifierSettings(groups, null);
 
         groups.add("shipping");
-        fields.put("payments", "id");
 
         assertThat(settings.ownedGroups()).containsExactly("billing");
-        assertThat(settings.eventIdJsonFieldByTopic()).containsOnlyKeys("orders");
     }
 }

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static io.dlqdesk.ingest.classify.DltHeaders.*;
+import static io.dlqdesk.record.DltHeaders.*;
 
 /** Builds DLQ records the way Spring's DeadLetterPublishingRecoverer would, so tests can break one thing. */
 final class DlqRecordBuilder {

@@ -14,6 +14,7 @@ import io.dlqdesk.ingest.classify.Classification.Failure;
 import io.dlqdesk.ingest.classify.Classification.Malformed;
 import io.dlqdesk.ingest.classify.Classification.NotOurs;
 import io.dlqdesk.ingest.classify.Classification.RetryFailure;
+import io.dlqdesk.record.EventIdSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ import java.util.Random;
 import java.util.Set;
 
 import static io.dlqdesk.ingest.classify.DlqRecordBuilder.*;
-import static io.dlqdesk.ingest.classify.DltHeaders.*;
+import static io.dlqdesk.record.DltHeaders.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class DlqRecordClassifierTest {
@@ -246,7 +247,7 @@ class DlqRecordClassifierTest {
     class Ownership {
 
         private final DlqRecordClassifier ownsBilling =
-                new DlqRecordClassifier(new ClassifierSettings(Set.of("billing"), null, null));
+                new DlqRecordClassifier(new ClassifierSettings(Set.of("billing"), null));
 
         @Test
         void groupNotOwnedIsNotOurs() {
@@ -482,14 +483,14 @@ class DlqRecordClassifierTest {
 
         @Test
         void configuredHeaderNameIsUsed() {
-            DlqRecordClassifier custom = new DlqRecordClassifier(new ClassifierSettings(null, "x-event-id", null));
+            DlqRecordClassifier custom = new DlqRecordClassifier(new ClassifierSettings(null, new EventIdSource("x-event-id", null)));
 
             assertThat(custom.classify(healthy().add("x-event-id", utf8("evt-custom")).build()))
                     .isEqualTo(new Failure(withEventId(new EventId("evt-custom"))));
         }
 
         private final DlqRecordClassifier jsonForOrders =
-                new DlqRecordClassifier(new ClassifierSettings(null, null, Map.of(TOPIC, "id")));
+                new DlqRecordClassifier(new ClassifierSettings(null, new EventIdSource(null, Map.of(TOPIC, "id"))));
 
         private Classification classifyJson(DlqRecordBuilder record) {
             return jsonForOrders.classify(record.build());
@@ -610,7 +611,7 @@ class DlqRecordClassifierTest {
             String[] names = {ORIGINAL_TOPIC, ORIGINAL_PARTITION, ORIGINAL_OFFSET, ORIGINAL_TIMESTAMP,
                     ORIGINAL_TIMESTAMP_TYPE, ORIGINAL_CONSUMER_GROUP, EXCEPTION_FQCN, EXCEPTION_CAUSE_FQCN,
                     EXCEPTION_MESSAGE, "eventId", ReplayHeaders.ATTEMPT};
-            DlqRecordClassifier json = new DlqRecordClassifier(new ClassifierSettings(null, null, Map.of(TOPIC, "id")));
+            DlqRecordClassifier json = new DlqRecordClassifier(new ClassifierSettings(null, new EventIdSource(null, Map.of(TOPIC, "id"))));
             for (int i = 0; i < 2_000; i++) {
                 DlqRecordBuilder record = healthy();
                 Set<String> touched = new HashSet<>();

@@ -1,12 +1,13 @@
 package io.dlqdesk.replay.config;
 
-import io.dlqdesk.ingest.classify.ClassifierSettings;
-import io.dlqdesk.ingest.classify.EventIdExtractor;
+import io.dlqdesk.record.EventIdExtractor;
+import io.dlqdesk.record.EventIdSource;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.outbox.ReplayPublisher;
 import io.dlqdesk.replay.outbox.ResultReporter;
+import io.dlqdesk.replay.request.PublishUnknownMarker;
 import io.dlqdesk.replay.request.ReplayPolicies;
 import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
@@ -63,10 +64,15 @@ public class ReplayConfiguration {
     }
 
     @Bean
-    ReplayRequester replayRequester(SourceRecordReader reader, ClassifierSettings classifierSettings, ReplaySwitch replaySwitch,
+    ReplayRequester replayRequester(SourceRecordReader reader, EventIdSource eventIdSource, ReplaySwitch replaySwitch,
                                     ReplayProperties properties, @Value("${dlqdesk.ledger-name}") String ledgerName, CommandGateway commands) {
-        return new ReplayRequester(reader, new EventIdExtractor(classifierSettings), replaySwitch,
+        return new ReplayRequester(reader, new EventIdExtractor(eventIdSource), replaySwitch,
                 new ReplayPolicies(Pattern.compile(properties.allowedTopics()), properties.maxAttempts()), ledgerName, commands);
+    }
+
+    @Bean
+    PublishUnknownMarker publishUnknownMarker(ReplayOutbox outbox, PartitionEndReader ends, CommandGateway commands) {
+        return new PublishUnknownMarker(outbox, ends, commands);
     }
 
     @Bean

@@ -9,7 +9,7 @@ import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
-import io.dlqdesk.ingest.classify.EventIdExtractor;
+import io.dlqdesk.record.EventIdExtractor;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

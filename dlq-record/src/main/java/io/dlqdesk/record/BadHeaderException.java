@@ -1,7 +1,7 @@
-package io.dlqdesk.ingest.classify;
+package io.dlqdesk.record;
 
 /** A header that makes the record untrustworthy; its message is the quarantine reason. */
-final class BadHeaderException extends Exception {
+public final class BadHeaderException extends Exception {
 
     BadHeaderException(String header, String problem) {
         super(header + ": " + problem, null, false, false); // expected outcome: no stack trace needed

@@ -1,4 +1,4 @@
-package io.dlqdesk.ingest.classify;
+package io.dlqdesk.record;
 
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
 
 /**
  * Decodes single headers of a DLQ record. Always reads the last occurrence of a name: the original
- * record's headers are copied ahead of the ones the recoverer adds.
+ * record's headers are copied ahead of the ones the recoverer adds. A header that cannot be trusted
+ * raises {@link BadHeaderException}, whose message is the quarantine reason.
  */
-final class DltHeaderReader {
+public final class DltHeaderReader {
 
     // Kafka's topic rule (as RecordLocation's); Kafka also forbids "." and "..".
     private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
@@ -22,21 +23,21 @@ final class DltHeaderReader {
 
     private final Headers headers;
 
-    DltHeaderReader(Headers headers) {
+    public DltHeaderReader(Headers headers) {
         this.headers = headers;
     }
 
-    boolean has(String name) {
+    public boolean has(String name) {
         return headers.lastHeader(name) != null;
     }
 
     /** The value bytes, or null when the header is absent or has a null value. */
-    byte[] bytes(String name) {
+    public byte[] bytes(String name) {
         Header header = headers.lastHeader(name);
         return header == null ? null : header.value();
     }
 
-    String requiredTopic(String name) throws BadHeaderException {
+    public String requiredTopic(String name) throws BadHeaderException {
         String topic = requiredText(name);
         if (!TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
             throw new BadHeaderException(name, "not a legal Kafka topic name: " + echo(topic));
@@ -44,7 +45,7 @@ final class DltHeaderReader {
         return topic;
     }
 
-    String requiredText(String name) throws BadHeaderException {
+    public String requiredText(String name) throws BadHeaderException {
         String text = strictUtf8(required(name));
         if (text == null) {
             throw new BadHeaderException(name, "not valid UTF-8");
@@ -55,16 +56,16 @@ final class DltHeaderReader {
         return text;
     }
 
-    int requiredNonNegativeInt(String name) throws BadHeaderException {
+    public int requiredNonNegativeInt(String name) throws BadHeaderException {
         return (int) requireNonNegative(name, ofLength(name, required(name), Integer.BYTES).getInt());
     }
 
-    long requiredNonNegativeLong(String name) throws BadHeaderException {
+    public long requiredNonNegativeLong(String name) throws BadHeaderException {
         return requireNonNegative(name, ofLength(name, required(name), Long.BYTES).getLong());
     }
 
     /** Absent → null; present but not a non-negative 8-byte long → bad (a corrupt header is not "absent"). */
-    Long optionalNonNegativeLong(String name) throws BadHeaderException {
+    public Long optionalNonNegativeLong(String name) throws BadHeaderException {
         if (!has(name)) {
             return null;
         }
@@ -76,7 +77,7 @@ final class DltHeaderReader {
     }
 
     /** Text that must never fail: bad UTF-8 becomes U+FFFD; only the first {@code maxBytes} are decoded. */
-    String lenientText(String name, int maxBytes) {
+    public String lenientText(String name, int maxBytes) {
         byte[] value = bytes(name);
         if (value == null) {
             return null;
@@ -85,7 +86,7 @@ final class DltHeaderReader {
     }
 
     /** UTF-8 text, or null when the bytes are not valid UTF-8. */
-    static String strictUtf8(byte[] value) {
+    public static String strictUtf8(byte[] value) {
         try {
             CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)

@@ -1,4 +1,4 @@
-package io.dlqdesk.ingest.classify;
+package io.dlqdesk.record;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,8 +10,8 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Finds the eventId of a failed record, from a top-level JSON field of the value for the topics
  * configured so, else from the eventId header. Anything unusable means "no eventId", never an error:
- * the incident still opens, it just cannot be replayed. Public because replay reads the source
- * record's eventId exactly as ingest read the failure's.
+ * the incident still opens, it just cannot be replayed. Ingest reads a failure's eventId with it, and
+ * replay the source record's, so that both read it the same way.
  */
 public final class EventIdExtractor {
 
@@ -22,10 +22,10 @@ public final class EventIdExtractor {
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private final ClassifierSettings settings;
+    private final EventIdSource source;
 
-    public EventIdExtractor(ClassifierSettings settings) {
-        this.settings = settings;
+    public EventIdExtractor(EventIdSource source) {
+        this.source = source;
     }
 
     /**
@@ -36,9 +36,9 @@ public final class EventIdExtractor {
         return extract(originalTopic, new DltHeaderReader(headers), value);
     }
 
-    EventId extract(String originalTopic, DltHeaderReader headers, byte[] value) {
-        String field = originalTopic == null ? null : settings.eventIdJsonFieldByTopic().get(originalTopic);
-        String text = field != null ? fromJson(value, field) : fromHeader(headers.bytes(settings.eventIdHeader()));
+    public EventId extract(String originalTopic, DltHeaderReader headers, byte[] value) {
+        String field = originalTopic == null ? null : source.jsonFieldByTopic().get(originalTopic);
+        String text = field != null ? fromJson(value, field) : fromHeader(headers.bytes(source.header()));
         return toEventId(text);
     }
 

@@ -1,4 +1,4 @@
-package io.dlqdesk.ingest.classify;
+package io.dlqdesk.record;
 
 import io.dlqdesk.domain.api.ReplayHeaders;
 

@@ -1,0 +1,66 @@
+package io.dlqdesk.replay.request;
+
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.replay.outbox.ReplayOutbox;
+import io.dlqdesk.replay.source.PartitionEndReader;
+import org.apache.kafka.common.TopicPartition;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Ends an attempt whose outbox row is gone as PUBLISH_UNKNOWN (an admin's decision). The row's place is
+ * taken first, so that a saga writing it later cannot publish the attempt any more; if the decision cannot
+ * be recorded the place is given back. The end offset of the target partition, read once the place is
+ * taken, bounds where a replay of the attempt that went out earlier can lie (the rollback check needs it).
+ */
+public class PublishUnknownMarker {
+
+    private final ReplayOutbox outbox;
+    private final PartitionEndReader ends;
+    private final CommandGateway commands;
+
+    /** Where the incident's replays go (its original partition); empty when that is not known. */
+    @FunctionalInterface
+    public interface TargetPartition {
+        Optional<TopicPartition> find();
+    }
+
+    public PublishUnknownMarker(ReplayOutbox outbox, PartitionEndReader ends, CommandGateway commands) {
+        this.outbox = outbox;
+        this.ends = ends;
+        this.commands = commands;
+    }
+
+    /**
+     * Records the decision on the incident, which refuses it when the row was there (a row that exists gets its
+     * result the normal way) or the attempt is not waiting for one.
+     */
+    public void mark(IncidentId incidentId, int attempt, OperatorAction decidedBy, TargetPartition target) {
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempts are numbered from 1, was " + attempt);
+        }
+        boolean taken = outbox.abandonIfAbsent(incidentId, attempt);
+        try {
+            Long endOffset = taken ? endOffset(target) : null;
+            commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, taken, decidedBy, endOffset));
+        } catch (RuntimeException e) {
+            if (taken) {
+                outbox.releaseAbandoned(incidentId, attempt);
+            }
+            throw e;
+        }
+    }
+
+    /** Null when the partition or its end offset cannot be read: the rollback check then fails closed on it. */
+    private Long endOffset(TargetPartition target) {
+        return target.find()
+                .map(partition -> ends.endOffset(partition.topic(), partition.partition()))
+                .filter(OptionalLong::isPresent)
+                .map(OptionalLong::getAsLong)
+                .orElse(null);
+    }
+}
