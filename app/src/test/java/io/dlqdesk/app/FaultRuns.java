@@ -49,11 +49,11 @@ final class FaultRuns {
     }
 
     /** The service's settings for one test: its own topics and groups, and short bounds so outages show quickly. */
-    static Map<String, Object> service(TestDatabase database, KafkaBroker broker, String nonce, Map<String, Object> extra) {
+    static Map<String, Object> service(TestDatabase database, KafkaBroker broker, FaultRun run, Map<String, Object> extra) {
         Map<String, Object> settings = new HashMap<>(Map.of(
-                "dlqdesk.ingest.topic-pattern", "it-" + nonce + "-.*\\.dlq",
-                "dlqdesk.ingest.group-id", "ingest-" + nonce,
-                "dlqdesk.events-topic", "it-" + nonce + "-incident-events",
+                "dlqdesk.ingest.topic-pattern", "it-" + run.nonce() + "-.*\\.dlq",
+                "dlqdesk.ingest.group-id", run.ingestGroup(),
+                "dlqdesk.events-topic", "it-" + run.nonce() + "-incident-events",
                 "dlqdesk.ingest.readiness-timeout", "5s",
                 "dlqdesk.ingest.retry-max-backoff", "2s"));
         settings.putAll(extra);

@@ -12,8 +12,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Duration;
@@ -36,12 +36,8 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class KillDuringIngestIT {
 
-    private String nonce;
-
-    @AfterEach
-    void deleteTopics(KafkaBroker broker) throws Exception {
-        FaultRuns.deleteTopicsOf(broker, nonce);
-    }
+    @RegisterExtension
+    final FaultRun run = new FaultRun("kill");
 
     private static final int PARTITIONS = 4;
     private static final int RECORDS = 20_000;
@@ -49,18 +45,16 @@ class KillDuringIngestIT {
     private static final int REFAILURES = 200;
     private static final String GROUP = "billing";
     private static final String REPLAYED_GROUP = "orders-service";
-    private static final Duration START = Duration.ofMinutes(3);
 
     @Test
     void killedMidIngestAndStartedAgainEveryFailureIsExactlyOneIncident(TestDatabase database, KafkaBroker broker) throws Exception {
-        nonce = "kill" + System.nanoTime();
-        String dlqTopic = "it-" + nonce + "-orders.dlq";
-        String original = "orders-" + nonce;
-        String source = "replayed-" + nonce;
+        String dlqTopic = run.dlqTopic();
+        String original = run.topic("orders");
+        String source = run.topic("replayed");
         IngestLedger.createTopic(broker, dlqTopic, PARTITIONS, Map.of());
         IngestLedger.createTopic(broker, source, 2, Map.of());
         Map<String, String> replayed = FaultRuns.replayableFailures(broker, source, dlqTopic, REPLAYED_GROUP, REFAILURES);
-        Map<String, Object> settings = FaultRuns.service(database, broker, nonce, Map.of("dlqdesk.replay.poll-interval", "100ms"));
+        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of("dlqdesk.replay.poll-interval", "100ms"));
         JdbcTemplate jdbc = FaultRuns.jdbc(database);
         List<FailureKey> keys = new ArrayList<>();
         for (int i = 0; i < RECORDS; i++) {
@@ -70,7 +64,7 @@ class KillDuringIngestIT {
         long openedAtKill;
         long killedAt;
         try (ServiceProcess first = ServiceProcess.start("ingest-kill-first", settings)) {
-            first.awaitReady(START);
+            first.awaitReady(FaultRun.START);
             await().atMost(Duration.ofMinutes(2)).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM incident_summary WHERE topic = ?", source) == REFAILURES);
             FaultRuns.replaySwitchOn(first);
             FaultRuns.requestReplays(first, replayed.keySet());
@@ -82,7 +76,7 @@ class KillDuringIngestIT {
             // the group's committed positions say what is durably ingested, without a query that competes with the service
             long total = endOffsets(broker, dlqTopic).values().stream().mapToLong(Long::longValue).sum();
             await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> committed(broker, "ingest-" + nonce, dlqTopic) >= total / 4);
+                    .until(() -> committed(broker, run.ingestGroup(), dlqTopic) >= total / 4);
             first.kill();
             killedAt = System.nanoTime();
             openedAtKill = FaultRuns.openedPerIncident(jdbc).size();
@@ -90,11 +84,11 @@ class KillDuringIngestIT {
         assertThat(openedAtKill).as("killed mid-ingest, not after it").isLessThan(RECORDS);
 
         try (ServiceProcess second = ServiceProcess.start("ingest-kill-second", settings)) {
-            second.awaitReady(START);
+            second.awaitReady(FaultRun.START);
             Map<TopicPartition, Long> ends = endOffsets(broker, dlqTopic);
             await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
-                    assertThat(broker.committedOffset("ingest-" + nonce, end.getKey())).as("committed on " + end.getKey()).isEqualTo(end.getValue());
+                    assertThat(broker.committedOffset(run.ingestGroup(), end.getKey())).as("committed on " + end.getKey()).isEqualTo(end.getValue());
                 }
             });
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))

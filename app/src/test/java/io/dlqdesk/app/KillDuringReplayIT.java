@@ -3,8 +3,8 @@ package io.dlqdesk.app;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.http.HttpResponse;
@@ -27,27 +27,21 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class KillDuringReplayIT {
 
-    private String nonce;
-
-    @AfterEach
-    void deleteTopics(KafkaBroker broker) throws Exception {
-        FaultRuns.deleteTopicsOf(broker, nonce);
-    }
+    @RegisterExtension
+    final FaultRun run = new FaultRun("rkill");
 
     private static final int REPLAYS = 500;
     private static final String GROUP = "orders-service";
-    private static final Duration START = Duration.ofMinutes(3);
 
     @Test
     void killedBetweenTheBrokersAckAndTheDatabaseUpdateEveryReplayEndsDecidedAndIsAppliedOnce(TestDatabase database, KafkaBroker broker)
             throws Exception {
-        nonce = "rkill" + System.nanoTime();
-        String source = "orders-" + nonce;
-        String dlqTopic = "it-" + nonce + "-orders.dlq";
+        String source = run.topic("orders");
+        String dlqTopic = run.dlqTopic();
         IngestLedger.createTopic(broker, source, 2, Map.of());
         IngestLedger.createTopic(broker, dlqTopic, 2, Map.of());
         Map<String, String> eventIds = FaultRuns.replayableFailures(broker, source, dlqTopic, GROUP, REPLAYS);
-        Map<String, Object> settings = FaultRuns.service(database, broker, nonce, Map.of(
+        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of(
                 "dlqdesk.replay.poll-interval", "100ms",
                 "dlqdesk.replay.reconciliation-delay", "10s",
                 // short bounds, so that READY can come soon after the last replay was applied
@@ -62,7 +56,7 @@ class KillDuringReplayIT {
 
         long killedAt;
         try (downstream; watch; ServiceProcess first = ServiceProcess.start("replay-kill-first", settings)) {
-            live.set(first.awaitReady(START));
+            live.set(first.awaitReady(FaultRun.START));
             await().atMost(Duration.ofMinutes(2)).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM incident_summary WHERE topic = ?", source) == REPLAYS);
             FaultRuns.replaySwitchOn(first);
             slowAcknowledgedUpdatesAfter(jdbc, REPLAYS / 5);
@@ -79,7 +73,7 @@ class KillDuringReplayIT {
             assertThat(sentAtKill).as("killed mid-replay").isLessThan(REPLAYS);
 
             try (ServiceProcess second = ServiceProcess.start("replay-kill-second", settings)) {
-                live.set(second.awaitReady(START));
+                live.set(second.awaitReady(FaultRun.START));
                 // held for longer than the retry bound with replays pending and nothing being decided: only the
                 // pending rows and the REQUESTED attempts stand between the check and READY now
                 FaultRuns.replaySwitchOff(second);

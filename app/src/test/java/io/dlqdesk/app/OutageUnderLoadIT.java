@@ -9,8 +9,8 @@ import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.http.HttpResponse;
@@ -35,38 +35,32 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class OutageUnderLoadIT {
 
-    private String nonce;
-
-    @AfterEach
-    void deleteTopics(KafkaBroker broker) throws Exception {
-        FaultRuns.deleteTopicsOf(broker, nonce);
-    }
+    @RegisterExtension
+    final FaultRun run = new FaultRun("load");
 
     private static final String GROUP = "billing";
     private static final String REPLAYED_GROUP = "orders-service";
     private static final int REPLAYS = 60;
     private static final Duration OUTAGE = Duration.ofSeconds(15);
-    private static final Duration START = Duration.ofMinutes(3);
 
     @Test
     void brokerAndDatabaseRestartedUnderLoadReadinessFollowsAndNothingIsLostOrDoubled(TestDatabase database, DatabaseServer server,
                                                                                         KafkaBroker broker) throws Exception {
         Assumptions.assumeTrue(server.restartable() && broker.restartable(), "needs servers the tests may stop");
-        nonce = "load" + System.nanoTime();
-        String dlqTopic = "it-" + nonce + "-orders.dlq";
-        String source = "replayed-" + nonce;
+        String dlqTopic = run.dlqTopic();
+        String source = run.topic("replayed");
         IngestLedger.createTopic(broker, dlqTopic, 2, Map.of());
         IngestLedger.createTopic(broker, source, 2, Map.of());
         Map<String, String> replayable = FaultRuns.replayableFailures(broker, source, dlqTopic, REPLAYED_GROUP, REPLAYS);
         // a short pool wait: an unreachable database shows as failed writes within 2 s
-        Map<String, Object> settings = FaultRuns.service(database, broker, nonce, Map.of("dlqdesk.replay.poll-interval", "100ms",
+        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of("dlqdesk.replay.poll-interval", "100ms",
                 "dlqdesk.replay.reconciliation-delay", "10s", "spring.datasource.hikari.connection-timeout", "2000"));
         JdbcTemplate jdbc = FaultRuns.jdbc(database);
 
         try (ServiceProcess service = ServiceProcess.start("outage-under-load", settings);
              Downstream downstream = Downstream.startAtTheEnd(broker, source, REPLAYED_GROUP);
-             Load load = new Load(broker, dlqTopic, "orders-" + nonce, service, replayable.keySet())) {
-            service.awaitReady(START);
+             Load load = new Load(broker, dlqTopic, run.topic("orders"), service, replayable.keySet())) {
+            service.awaitReady(FaultRun.START);
             await().atMost(Duration.ofMinutes(2)).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM incident_summary WHERE topic = ?", source) == REPLAYS);
             FaultRuns.replaySwitchOn(service);
             load.start();

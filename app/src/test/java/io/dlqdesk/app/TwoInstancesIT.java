@@ -11,8 +11,8 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.http.HttpResponse;
@@ -42,34 +42,28 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class TwoInstancesIT {
 
-    private String nonce;
-
-    @AfterEach
-    void deleteTopics(KafkaBroker broker) throws Exception {
-        FaultRuns.deleteTopicsOf(broker, nonce);
-    }
+    @RegisterExtension
+    final FaultRun run = new FaultRun("two");
 
     private static final int PARTITIONS = 4;
     private static final int RECORDS = 4_000;
     private static final int REPLAYS = 100;
     private static final String GROUP = "billing";
     private static final String REPLAYED_GROUP = "orders-service";
-    private static final Duration START = Duration.ofMinutes(3);
     /** The processors whose segments must spread: our five and the Kafka publisher's. */
     private static final List<String> PROCESSORS = List.of("incident-summary", "incident-history", "rollback-facts", "replay-saga",
             "incident-alerts", "incident-events-kafka-publisher");
 
     @Test
     void partitionsAndSegmentsSpreadAndTheSurvivorTakesOverWithNothingDoubledOrLost(TestDatabase database, KafkaBroker broker) throws Exception {
-        nonce = "two" + System.nanoTime();
-        String dlqTopic = "it-" + nonce + "-orders.dlq";
-        String original = "orders-" + nonce;
-        String source = "replayed-" + nonce;
+        String dlqTopic = run.dlqTopic();
+        String original = run.topic("orders");
+        String source = run.topic("replayed");
         IngestLedger.createTopic(broker, dlqTopic, PARTITIONS, Map.of());
         IngestLedger.createTopic(broker, source, 2, Map.of());
-        Map<String, Object> settings = FaultRuns.service(database, broker, nonce, Map.of("dlqdesk.replay.poll-interval", "100ms",
+        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of("dlqdesk.replay.poll-interval", "100ms",
                 "dlqdesk.replay.reconciliation-delay", "10s"));
-        String ingestGroup = "ingest-" + nonce;
+        String ingestGroup = run.ingestGroup();
         JdbcTemplate jdbc = FaultRuns.jdbc(database);
         List<FailureKey> keys = new ArrayList<>();
         for (int i = 0; i < RECORDS; i++) {
@@ -79,8 +73,8 @@ class TwoInstancesIT {
 
         try (ServiceProcess a = ServiceProcess.start("two-a", settings); ServiceProcess b = ServiceProcess.start("two-b", settings);
              Downstream downstream = Downstream.startAtTheEnd(broker, source, REPLAYED_GROUP)) {
-            a.awaitReady(START);
-            b.awaitReady(START);
+            a.awaitReady(FaultRun.START);
+            b.awaitReady(FaultRun.START);
 
             long spreadFrom = System.nanoTime();
             await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {

@@ -3,22 +3,14 @@ package io.dlqdesk.testsupport;
 import org.testcontainers.containers.MySQLContainer;
 import org.testcontainers.utility.DockerImageName;
 
-/**
- * MySQL 8.4 in a Testcontainers container, used where a Docker engine answers. Stop and start
- * pause and unpause the container, so the mapped port stays the same for clients that reconnect.
- */
-final class ContainerDatabase implements DatabaseServer {
-
-    private final MySQLContainer<?> container;
-    private final ContainerPause pause;
+/** MySQL 8.4 in a Testcontainers container, used where a Docker engine answers. */
+final class ContainerDatabase extends PausableContainer<MySQLContainer<?>> implements DatabaseServer {
 
     ContainerDatabase() {
-        container = new MySQLContainer<>(DockerImageName.parse("mysql:8.4"))
+        super(new MySQLContainer<>(DockerImageName.parse("mysql:8.4"))
                 .withUsername("root")
                 .withPassword("test")
-                .withCommand("--max-connections=500");
-        container.start();
-        pause = new ContainerPause(container);
+                .withCommand("--max-connections=500"));
     }
 
     @Override
@@ -40,20 +32,5 @@ final class ContainerDatabase implements DatabaseServer {
     @Override
     public String password() {
         return container.getPassword();
-    }
-
-    @Override
-    public boolean restartable() {
-        return true;
-    }
-
-    @Override
-    public void start() {
-        pause.unpause();
-    }
-
-    @Override
-    public void stop() {
-        pause.pause();
     }
 }

@@ -3,16 +3,11 @@ package io.dlqdesk.testsupport;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
 
-/** Apache Kafka (KRaft) in a Testcontainers container; stop and start pause and unpause it. */
-final class ContainerKafkaBroker implements KafkaBroker {
-
-    private final KafkaContainer container;
-    private final ContainerPause pause;
+/** Apache Kafka (KRaft) in a Testcontainers container, used where a Docker engine answers. */
+final class ContainerKafkaBroker extends PausableContainer<KafkaContainer> implements KafkaBroker {
 
     ContainerKafkaBroker() {
-        container = new KafkaContainer(DockerImageName.parse("apache/kafka:3.9.1"));
-        container.start();
-        pause = new ContainerPause(container);
+        super(new KafkaContainer(DockerImageName.parse("apache/kafka:3.9.1")));
     }
 
     @Override
@@ -23,20 +18,5 @@ final class ContainerKafkaBroker implements KafkaBroker {
     @Override
     public String bootstrapServers() {
         return container.getBootstrapServers();
-    }
-
-    @Override
-    public boolean restartable() {
-        return true;
-    }
-
-    @Override
-    public void start() {
-        pause.unpause();
-    }
-
-    @Override
-    public void stop() {
-        pause.pause();
     }
 }

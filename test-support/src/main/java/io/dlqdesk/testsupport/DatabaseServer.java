@@ -1,10 +1,7 @@
 package io.dlqdesk.testsupport;
 
 /** A real MySQL-compatible server that tests (or a local run) can use, stop and start again. */
-public interface DatabaseServer {
-
-    /** Which server this is and where, for the test log. */
-    String description();
+public interface DatabaseServer extends RestartableServer {
 
     /** A JDBC URL for {@code database} (empty: the server itself), with this server's connection parameters. */
     String serverUrl(String database);
@@ -24,18 +21,5 @@ public interface DatabaseServer {
      */
     default TestDatabase createFreshDatabase(String database) {
         return Jdbc.createFresh(this, database);
-    }
-
-    /** Whether {@link #stop()} and {@link #start()} are supported (not for servers we do not own). */
-    default boolean restartable() {
-        return false;
-    }
-
-    default void start() {
-        throw new UnsupportedOperationException(description() + " is not ours to start");
-    }
-
-    default void stop() {
-        throw new UnsupportedOperationException(description() + " is not ours to stop");
     }
 }

@@ -9,24 +9,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** A real Kafka broker that tests (or a local run) can use, stop and start again. */
-public interface KafkaBroker {
-
-    String description();
+public interface KafkaBroker extends RestartableServer {
 
     String bootstrapServers();
-
-    /** Whether {@link #stop()} and {@link #start()} are supported; the address stays the same across them. */
-    default boolean restartable() {
-        return false;
-    }
-
-    default void start() {
-        throw new UnsupportedOperationException(description() + " is not ours to start");
-    }
-
-    default void stop() {
-        throw new UnsupportedOperationException(description() + " is not ours to stop");
-    }
 
     /** An admin client for this broker; the caller closes it. */
     default Admin admin() {
