@@ -7,6 +7,7 @@ import io.dlqdesk.domain.api.DiscardIncidentCommand;
 import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.FailureRecording;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentId;
@@ -50,6 +51,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
@@ -87,19 +89,20 @@ public class Incident {
 
     /**
      * Created here, or found existing: the id is derived from the failure, so an existing incident
-     * means the failure was delivered before (a duplicate delivery) or another record claims its key
-     * (refused with {@link FailureKeyTakenException}, so the caller keeps it elsewhere).
+     * means the failure was delivered before (a duplicate delivery, an outcome) or another record claims
+     * its key (refused with {@link FailureKeyTakenException}, so the caller keeps it elsewhere). Telling
+     * the two apart needs the stored failure, hence create-if-missing rather than a creating constructor;
+     * ingest sends {@link OpenNewIncidentCommand} instead when it knows the incident is not stored.
      */
     @CommandHandler
     @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
-    void handle(OpenIncidentCommand command) {
+    FailureRecording handle(OpenIncidentCommand command) {
         if (incidentId != null) {
-            if (!deliveredAgain(command.failure(), command.replayHeaders(), command.detectedAt())) {
-                throw new FailureKeyTakenException(incidentId, command.failureKey());
-            }
-            return;
+            return deliveredAgain(command.failure(), command.replayHeaders(), command.detectedAt())
+                    .orElseThrow(() -> new FailureKeyTakenException(incidentId, command.failureKey()));
         }
         opened(command);
+        return FailureRecording.OPENED;
     }
 
     /** Created without a load: the caller checked the id is not in the store, and the store's unique key holds if it was wrong. */
@@ -117,18 +120,19 @@ public class Incident {
     }
 
     /**
-     * True when the failure is one this incident has, equal by content: a new DLQ record of it is
-     * counted, the same DLQ record read again (ingest's at-least-once) adds nothing.
+     * When the failure is one this incident has, equal by content: a new DLQ record of it is counted, the
+     * same DLQ record read again (ingest's at-least-once) adds nothing. Empty for any other failure.
      */
-    private boolean deliveredAgain(FailedRecord failure, ReplayHeaders headers, Instant detectedAt) {
+    private Optional<FailureRecording> deliveredAgain(FailedRecord failure, ReplayHeaders headers, Instant detectedAt) {
         DeliveredContent known = knownFailures.get(failure.failureKey());
         if (known == null || !known.equals(DeliveredContent.of(failure, headers))) {
-            return false;
+            return Optional.empty();
         }
-        if (!dlqRecords.contains(failure.dlqLocation())) {
-            apply(new DuplicateDeliveryRecorded(incidentId, failure.failureKey(), failure.dlqLocation(), detectedAt));
+        if (dlqRecords.contains(failure.dlqLocation())) {
+            return Optional.of(FailureRecording.ALREADY_RECORDED);
         }
-        return true;
+        apply(new DuplicateDeliveryRecorded(incidentId, failure.failureKey(), failure.dlqLocation(), detectedAt));
+        return Optional.of(FailureRecording.DUPLICATE_DELIVERY);
     }
 
     /**
@@ -187,10 +191,11 @@ public class Incident {
 
     /** Throws RetryFailureNotCorrelatedException (with every failed check) rather than lose or misfile the record. */
     @CommandHandler
-    void handle(CorrelateRetryFailureCommand command) {
+    FailureRecording handle(CorrelateRetryFailureCommand command) {
         FailedRecord failure = command.failure();
-        if (deliveredAgain(failure, command.headers(), command.detectedAt())) {
-            return;
+        Optional<FailureRecording> again = deliveredAgain(failure, command.headers(), command.detectedAt());
+        if (again.isPresent()) {
+            return again.get();
         }
         CorrelationFacts facts = new CorrelationFacts(failure, command.headers(), command.ledgerName(), recordedReplay());
         List<CorrelationMismatch> mismatches = new ArrayList<>(CorrelationCheck.mismatches(facts));
@@ -206,6 +211,7 @@ public class Incident {
         if (closed(before)) {
             apply(new IncidentReopened(incidentId, failure.failureKey(), before, command.detectedAt()));
         }
+        return FailureRecording.CORRELATED;
     }
 
     @CommandHandler

@@ -6,6 +6,7 @@ import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.ExceptionSummary;
 import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.FailureRecording;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentReopened;
@@ -65,6 +66,7 @@ class IncidentCorrelationTest {
     void aReFailurePassingAllNineChecksJoinsTheIncidentAndInheritsItsDeadline() {
         fixture.given(replayedOnce())
                 .when(correlate(REFAILURE, 1))
+                .expectResultMessagePayload(FailureRecording.CORRELATED)
                 .expectEvents(correlated(REFAILURE, 1));
     }
 
@@ -106,10 +108,11 @@ class IncidentCorrelationTest {
     }
 
     @Test
-    void theSameReFailureDeliveredTwiceProducesNoNewEvent() {
+    void theSameReFailureDeliveredTwiceIsAnsweredAlreadyRecordedAndProducesNoNewEvent() {
         fixture.given(replayedOnceThen(correlated(REFAILURE, 1)))
                 .when(correlate(REFAILURE, 1))
                 .expectSuccessfulHandlerExecution()
+                .expectResultMessagePayload(FailureRecording.ALREADY_RECORDED)
                 .expectNoEvents();
     }
 
@@ -119,6 +122,7 @@ class IncidentCorrelationTest {
                 REFAILURE.eventId(), REFAILURE.originalTimestamp(), REFAILURE.valueHash(), new ExceptionSummary("x.Other", "other text"));
         fixture.given(replayedOnceThen(correlated(REFAILURE, 1)))
                 .when(correlate(again, 1))
+                .expectResultMessagePayload(FailureRecording.DUPLICATE_DELIVERY)
                 .expectEvents(new DuplicateDeliveryRecorded(ID, REFAILURE.failureKey(), again.dlqLocation(), NOW.plusSeconds(60)));
     }
 

@@ -5,6 +5,7 @@ import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.FailedRecord;
+import io.dlqdesk.domain.api.FailureRecording;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
@@ -38,6 +39,7 @@ class IncidentTest {
         fixture.givenNoPriorActivity()
                 .when(Samples.open())
                 .expectSuccessfulHandlerExecution()
+                .expectResultMessagePayload(FailureRecording.OPENED)
                 .expectEvents(new IncidentOpened(IncidentId.of(ROOT.failureKey()), ROOT, DETECTED, DEADLINE, List.of()));
     }
 
@@ -66,10 +68,11 @@ class IncidentTest {
     }
 
     @Test
-    void theSameFailureDeliveredTwiceProducesNoNewEvent() {
+    void theSameDlqRecordReadAgainIsAnsweredAlreadyRecordedAndProducesNoNewEvent() {
         fixture.given(Samples.opened())
                 .when(Samples.open())
                 .expectSuccessfulHandlerExecution()
+                .expectResultMessagePayload(FailureRecording.ALREADY_RECORDED)
                 .expectNoEvents();
     }
 
@@ -89,6 +92,7 @@ class IncidentTest {
                 ROOT.originalTimestamp(), ROOT.valueHash(), null);
         fixture.given(Samples.opened())
                 .when(OpenIncidentCommand.forFailure(again, WINDOW, DETECTED.plusSeconds(5)))
+                .expectResultMessagePayload(FailureRecording.DUPLICATE_DELIVERY)
                 .expectEvents(new DuplicateDeliveryRecorded(Samples.ID, ROOT.failureKey(), again.dlqLocation(), DETECTED.plusSeconds(5)));
     }
 
