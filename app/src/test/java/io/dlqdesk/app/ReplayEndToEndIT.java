@@ -46,7 +46,7 @@ import static org.awaitility.Awaitility.await;
 class ReplayEndToEndIT {
 
     private static final String NONCE = "e" + System.nanoTime();
-    private static final String ORDERS = "it-" + NONCE + "-orders";
+    private static final String ORDERS = Replays.ordersTopic(NONCE);
     private static final String GROUP = "orders-service";
     private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -60,16 +60,12 @@ class ReplayEndToEndIT {
         broker = kafka;
         IngestLedger.createTopic(broker, ORDERS, 3, Map.of());
         IngestLedger.createTopic(broker, ORDERS + ".dlq", 3, Map.of());
-        app = RunningApp.start(database, broker, Map.of(
-                "dlqdesk.ingest.topic-pattern", ORDERS.replace("-", "\\-") + "\\.dlq",
-                "dlqdesk.ingest.group-id", "ingest-" + NONCE,
-                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+        app = Replays.service(database, broker, NONCE, Map.of(
                 "dlqdesk.replay.poll-interval", "200ms",
                 // two failed tries end an attempt PUBLISH_FAILED: a mark that fails after the ack must never count as one
                 "dlqdesk.replay.max-tries", "2",
                 // and a mark that cannot be written within this is left for the next round, which sends again
                 "dlqdesk.replay.mark-sent-retry-for", "500ms"));
-        Replays.setSwitch(app, true);
         orders = new OrdersService(broker, ORDERS, GROUP);
         orders.start();
         producer = IngestLedger.producer(broker, Map.of());

@@ -45,7 +45,7 @@ import static org.awaitility.Awaitility.await;
 class ReplayFaultIT {
 
     private static final String NONCE = "f" + System.nanoTime();
-    private static final String ORDERS = "it-" + NONCE + "-orders";
+    private static final String ORDERS = Replays.ordersTopic(NONCE);
     private static final String GROUP = "billing";
     private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -58,10 +58,7 @@ class ReplayFaultIT {
         broker = kafka;
         IngestLedger.createTopic(broker, ORDERS, 1, Map.of());
         IngestLedger.createTopic(broker, ORDERS + ".dlq", 1, Map.of());
-        app = RunningApp.start(database, broker, Map.of(
-                "dlqdesk.ingest.topic-pattern", ORDERS.replace("-", "\\-") + "\\.dlq",
-                "dlqdesk.ingest.group-id", "ingest-" + NONCE,
-                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+        app = Replays.service(database, broker, NONCE, Map.of(
                 "dlqdesk.replay.poll-interval", "1h",
                 "dlqdesk.replay.max-tries", "3",
                 "dlqdesk.replay.initial-backoff", "100ms",
@@ -69,7 +66,6 @@ class ReplayFaultIT {
                 "dlqdesk.replay.publish-timeout", "2s",
                 "dlqdesk.replay.reconciliation-delay", "2s",
                 "db-scheduler.polling-interval", "500ms"));
-        Replays.setSwitch(app, true);
     }
 
     @AfterAll

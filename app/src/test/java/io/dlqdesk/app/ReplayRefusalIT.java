@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 class ReplayRefusalIT {
 
     private static final String NONCE = "r" + System.nanoTime();
-    private static final String ORDERS = "it-" + NONCE + "-orders";
+    private static final String ORDERS = Replays.ordersTopic(NONCE);
     private static final String GROUP = "billing";
     private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -49,14 +49,10 @@ class ReplayRefusalIT {
                 "min.cleanable.dirty.ratio", "0.001", "min.compaction.lag.ms", "0"));
         IngestLedger.createTopic(broker, "other-" + NONCE, 1, Map.of());
         IngestLedger.createTopic(broker, ORDERS + ".dlq", 1, Map.of());
-        app = RunningApp.start(database, broker, Map.of(
-                "dlqdesk.ingest.topic-pattern", ORDERS.replace("-", "\\-") + "\\.dlq",
-                "dlqdesk.ingest.group-id", "ingest-" + NONCE,
-                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
+        app = Replays.service(database, broker, NONCE, Map.of(
                 "dlqdesk.replay.allowed-topics", "it-.*",
                 "dlqdesk.replay.max-attempts", "1",
                 "dlqdesk.replay.poll-interval", "200ms"));
-        Replays.setSwitch(app, true);
         producer = IngestLedger.producer(broker, Map.of());
     }
 

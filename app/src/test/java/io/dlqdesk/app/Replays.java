@@ -5,6 +5,7 @@ import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.ReplayHeaders;
 import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,27 @@ final class Replays {
     private static final Pattern ID = Pattern.compile("\"incidentId\":\"(inc-[0-9a-f]{32})\"");
 
     private Replays() {
+    }
+
+    /** The source topic of a test class's own records: {@code it-<nonce>-orders}. */
+    static String ordersTopic(String nonce) {
+        return "it-" + nonce + "-orders";
+    }
+
+    /**
+     * A service on the test class's own topics, replays switched on: it ingests {@code it-<nonce>-orders.dlq} with a group
+     * and into an events topic of its own; {@code settings} add to or override these.
+     */
+    static ConfigurableApplicationContext service(TestDatabase database, KafkaBroker broker, String nonce, Map<String, Object> settings)
+            throws Exception {
+        Map<String, Object> all = new HashMap<>(Map.of(
+                "dlqdesk.ingest.topic-pattern", ordersTopic(nonce).replace("-", "\\-") + "\\.dlq",
+                "dlqdesk.ingest.group-id", "ingest-" + nonce,
+                "dlqdesk.events-topic", "it-" + nonce + "-incident-events"));
+        all.putAll(settings);
+        ConfigurableApplicationContext app = RunningApp.start(database, broker, all);
+        setSwitch(app, true);
+        return app;
     }
 
     static void setSwitch(ConfigurableApplicationContext app, boolean enabled) throws Exception {
