@@ -8,17 +8,11 @@ import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
 
-/** {@code dlqdesk.*}: this service's own settings, checked at start-up. */
+/** {@code dlqdesk.*}: this service's own settings, checked at start-up (the ledger's by {@link io.dlqdesk.domain.api.Ledger}). */
 @Validated
 @ConfigurationProperties("dlqdesk")
 record DeskProperties(
         @NotBlank @Pattern(regexp = "[a-zA-Z0-9._-]{1,249}", message = "must be a legal Kafka topic name") String eventsTopic,
         @NotBlank String ledgerName,
         @NotNull Duration replayWindow) {
-
-    DeskProperties {
-        if (replayWindow != null && (replayWindow.isNegative() || replayWindow.isZero() || replayWindow.compareTo(Duration.ofDays(365)) > 0)) {
-            throw new IllegalArgumentException("dlqdesk.replay-window must be positive and at most 365 days, was " + replayWindow);
-        }
-    }
 }

@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Import;
 @SpringBootApplication
 @Import({ProjectionsConfiguration.class, IngestConfiguration.class, ReplayConfiguration.class, RetentionConfiguration.class, RollbackConfiguration.class,
         ApiConfiguration.class})
-@EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class, InstanceProperties.class})
+@EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class, ApplicationName.class, InstanceProperties.class})
 public class DlqDeskApplication {
 
     public static void main(String[] args) {

@@ -1,6 +1,7 @@
 package io.dlqdesk.ingest.config;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.domain.api.Ledger;
 import io.dlqdesk.ingest.classify.ClassifierSettings;
 import io.dlqdesk.ingest.classify.DlqRecordClassifier;
 import io.dlqdesk.ingest.loop.DlqConsumerLoop;
@@ -11,6 +12,7 @@ import io.dlqdesk.ingest.loop.LoopHealth;
 import io.dlqdesk.ingest.loop.LoopSettings;
 import io.dlqdesk.ingest.loop.QuarantineStore;
 import io.dlqdesk.ingest.loop.StoredIncidents;
+import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.record.EventIdSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -19,7 +21,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -31,8 +32,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -56,9 +55,9 @@ public class IngestConfiguration {
 
     @Bean
     IncidentWriter incidentWriter(CommandGateway commands, TransactionManager transactionManager, StoredIncidents storedIncidents,
-                                  QuarantineStore quarantine, @Value("${dlqdesk.replay-window}") Duration replayWindow,
-                                  @Value("${dlqdesk.ledger-name}") String ledgerName) {
-        return new IncidentWriter(commands, transactionManager, storedIncidents, quarantine, replayWindow, ledgerName, Clock.systemUTC());
+                                  QuarantineStore quarantine, Ledger ledger) {
+        return new IncidentWriter(commands, transactionManager, storedIncidents, quarantine, ledger.replayWindow(), ledger.name(),
+                Clock.systemUTC());
     }
 
     /** Where records carry their eventId: ingest reads failures with it, replay the source records, so both agree. */
@@ -75,17 +74,14 @@ public class IngestConfiguration {
     @Bean
     @ConditionalOnProperty(name = "dlqdesk.ingest.enabled", havingValue = "true", matchIfMissing = true)
     DlqConsumerLoop dlqConsumerLoop(IngestProperties properties, ClassifierSettings classifierSettings, IncidentWriter writer, MeterRegistry registry,
-                                    @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-                                    @Value("${spring.application.name}") String applicationName) {
+                                    KafkaConnection kafka) {
         DlqRecordClassifier classifier = new DlqRecordClassifier(classifierSettings);
         LoopSettings settings = new LoopSettings(Pattern.compile(properties.topicPattern()), properties.malformedPolicy(),
                 properties.maxInFlight(), properties.maxAwaitingCommitPerPartition(), properties.batchSize(), properties.pollTimeout(),
                 properties.commitTimeout(), properties.retryInitialBackoff(), properties.retryMaxBackoff(), properties.restartBackoff(),
                 properties.maxRecordAttempts());
-        Map<String, Object> consumerConfig = new HashMap<>();
-        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> consumerConfig = kafka.clientConfig("ingest");
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, properties.groupId());
-        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, applicationName + "-ingest");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // records of aborted transactions are not failures anyone published

@@ -1,5 +1,7 @@
 package io.dlqdesk.replay.config;
 
+import io.dlqdesk.domain.api.Ledger;
+import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.record.EventIdExtractor;
 import io.dlqdesk.record.EventIdSource;
 import io.dlqdesk.replay.outbox.OutboxPoller;
@@ -51,23 +53,21 @@ public class ReplayConfiguration {
     }
 
     @Bean
-    SourceRecordReader sourceRecordReader(ReplayProperties properties, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-                                          @Value("${spring.application.name}") String applicationName) {
-        return new SourceRecordReader(bootstrapServers, applicationName + "-replay-reader", properties.sourceReadTimeout());
+    SourceRecordReader sourceRecordReader(ReplayProperties properties, KafkaConnection kafka) {
+        return new SourceRecordReader(kafka.bootstrapServers(), kafka.clientId("replay-reader"), properties.sourceReadTimeout());
     }
 
     /** The end offset of a replay's target partition when an attempt is decided without a location (FAILED, PUBLISH_UNKNOWN). */
     @Bean
-    PartitionEndReader partitionEndReader(ReplayProperties properties, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-                                          @Value("${spring.application.name}") String applicationName) {
-        return new PartitionEndReader(bootstrapServers, applicationName + "-replay-end-reader", properties.sourceReadTimeout());
+    PartitionEndReader partitionEndReader(ReplayProperties properties, KafkaConnection kafka) {
+        return new PartitionEndReader(kafka.bootstrapServers(), kafka.clientId("replay-end-reader"), properties.sourceReadTimeout());
     }
 
     @Bean
     ReplayRequester replayRequester(SourceRecordReader reader, EventIdSource eventIdSource, ReplaySwitch replaySwitch,
-                                    ReplayProperties properties, @Value("${dlqdesk.ledger-name}") String ledgerName, CommandGateway commands) {
+                                    ReplayProperties properties, Ledger ledger, CommandGateway commands) {
         return new ReplayRequester(reader, new EventIdExtractor(eventIdSource), replaySwitch,
-                new ReplayPolicies(Pattern.compile(properties.allowedTopics()), properties.maxAttempts()), ledgerName, commands);
+                new ReplayPolicies(Pattern.compile(properties.allowedTopics()), properties.maxAttempts()), ledger.name(), commands);
     }
 
     @Bean
