@@ -68,6 +68,7 @@ public class OutboxPoller implements SmartLifecycle {
 
     private final ReplayOutbox outbox;
     private final SourceRecordReader reader;
+    /** Used, not owned: whoever created it closes it. */
     private final ReplayPublisher publisher;
     private final PartitionEndReader ends;
     private final ReplaySwitch replaySwitch;
@@ -352,7 +353,6 @@ public class OutboxPoller implements SmartLifecycle {
             }
             scheduler = null;
         }
-        publisher.close();
     }
 
     @Override
