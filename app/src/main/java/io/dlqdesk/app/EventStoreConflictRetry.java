@@ -5,6 +5,7 @@ import org.axonframework.commandhandling.gateway.RetryScheduler;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -29,11 +30,9 @@ final class EventStoreConflictRetry implements RetryScheduler, AutoCloseable {
     private final Duration backoff;
 
     EventStoreConflictRetry(int maxRetries, Duration backoff) {
-        this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "command-conflict-retry");
-            thread.setDaemon(true);
-            return thread;
-        });
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("command-conflict-retry-");
+        threads.setDaemon(true);
+        this.executor = Executors.newSingleThreadScheduledExecutor(threads);
         this.maxRetries = maxRetries;
         this.backoff = backoff;
     }

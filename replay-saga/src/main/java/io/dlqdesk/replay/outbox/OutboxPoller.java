@@ -15,6 +15,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -329,11 +330,9 @@ public class OutboxPoller implements SmartLifecycle {
     @Override
     public synchronized void start() {
         stopped = false;
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "replay-outbox-poller");
-            thread.setDaemon(true);
-            return thread;
-        });
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("replay-outbox-poller-");
+        threads.setDaemon(true);
+        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
         scheduler.scheduleWithFixedDelay(this::pollSafely, 0, settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
