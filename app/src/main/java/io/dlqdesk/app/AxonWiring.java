@@ -63,10 +63,13 @@ class AxonWiring {
 
     static final int PUBLISHER_BATCH = 100;
 
-    /** Commands that lost a race on the event store to another instance are dispatched again (up to 5 times). */
+    /**
+     * Commands that lost a race on the event store to another instance are dispatched again (up to 5 times), after
+     * 20, 40, 80, 100, 100 ms plus up to 20 ms jitter: about the old linear 20 ms steps, the last pause as before.
+     */
     @Bean
     EventStoreConflictRetry eventStoreConflictRetry() {
-        return new EventStoreConflictRetry(5, Duration.ofMillis(20));
+        return new EventStoreConflictRetry(5, Duration.ofMillis(20), Duration.ofMillis(100));
     }
 
     @Bean

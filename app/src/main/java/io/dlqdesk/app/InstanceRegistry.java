@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.lang.management.ManagementFactory;
 import java.util.Map;
@@ -84,11 +85,9 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
             log.warn("could not remove the rows of instances gone for a day: {}", e.toString());
         }
         heartbeatSafely(); // before the processors claim: a second instance starts with its share
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "instance-heartbeat");
-            thread.setDaemon(true);
-            return thread;
-        });
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("instance-heartbeat-");
+        threads.setDaemon(true);
+        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
         long interval = properties.heartbeatInterval().toMillis();
         scheduler.scheduleWithFixedDelay(this::heartbeatSafely, interval, interval, TimeUnit.MILLISECONDS);
     }

@@ -10,6 +10,7 @@ import org.axonframework.queryhandling.QueryGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -88,11 +89,9 @@ public class RetentionGuard implements SmartLifecycle {
 
     @Override
     public synchronized void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "retention-guard");
-            thread.setDaemon(true);
-            return thread;
-        });
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("retention-guard-");
+        threads.setDaemon(true);
+        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
         scheduler.scheduleWithFixedDelay(this::check, 0, properties.checkInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 

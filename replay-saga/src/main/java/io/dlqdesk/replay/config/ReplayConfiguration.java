@@ -91,14 +91,18 @@ public class ReplayConfiguration {
         return configurer -> configurer.eventProcessing().registerSubscribingEventProcessor(OutboxRowOnRequest.PROCESSING_GROUP);
     }
 
-    @Bean
-    OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, PartitionEndReader ends, ReplaySwitch replaySwitch,
-                              CommandGateway commands, TransactionManager axonTransactions,
-                              PlatformTransactionManager transactionManager, ReplayProperties properties, MeterRegistry meters,
-                              @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-                              @Value("${spring.application.name}") String applicationName) {
-        ReplayPublisher publisher = new ReplayPublisher(bootstrapServers, applicationName + "-replay-publisher", properties.publishTimeout(),
+    /** The context owns the producer and closes it (as every AutoCloseable bean) after the poller using it has stopped. */
+    @Bean(destroyMethod = "close")
+    ReplayPublisher replayPublisher(ReplayProperties properties, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
+                                    @Value("${spring.application.name}") String applicationName) {
+        return new ReplayPublisher(bootstrapServers, applicationName + "-replay-publisher", properties.publishTimeout(),
                 (int) properties.maxRequestSize().toBytes(), properties.deniedHeaders());
+    }
+
+    @Bean
+    OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, PartitionEndReader ends,
+                              ReplaySwitch replaySwitch, CommandGateway commands, TransactionManager axonTransactions,
+                              PlatformTransactionManager transactionManager, ReplayProperties properties, MeterRegistry meters) {
         return new OutboxPoller(outbox, reader, publisher, ends, replaySwitch, new ResultReporter(commands, axonTransactions),
                 readCommitted(transactionManager),
                 new OutboxPoller.Settings(properties.pollInterval(), properties.claimSize(), properties.maxTries(), properties.initialBackoff(),

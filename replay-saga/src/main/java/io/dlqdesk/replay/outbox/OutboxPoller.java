@@ -1,8 +1,6 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.PublishResult;
-import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.replay.source.PartitionEndReader;
@@ -12,12 +10,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -42,7 +40,8 @@ import java.util.stream.Collectors;
  * query), check the switch, re-read all their source records at once and check each is still the recorded one,
  * send them all on the idempotent producer and wait for every acknowledgement, then write every row's decision
  * with one decision time from the database clock in one batch, and commit. The results then go to the incidents
- * in one unit of work. While the switch is off nothing is sent.
+ * in one unit of work. While the switch is off nothing is sent. What becomes of each row ({@link SourceCheck},
+ * {@link RowDecider}) is decided apart from this: the poller gathers the facts, records the decisions and counts them.
  * <p>
  * Once the broker has acknowledged, the row is never counted as a failed try: if writing the round (or
  * committing it) fails, the claim is rolled back and each acknowledged row is marked SENT again in fresh
@@ -70,18 +69,21 @@ public class OutboxPoller implements SmartLifecycle {
 
     private final ReplayOutbox outbox;
     private final SourceRecordReader reader;
+    /** Used, not owned: whoever created it closes it. */
     private final ReplayPublisher publisher;
     private final PartitionEndReader ends;
     private final ReplaySwitch replaySwitch;
     private final ResultReporter results;
     private final TransactionTemplate transactions;
     private final Settings settings;
+    private final RowDecider decide;
     private final Counter published;
     private final Counter failedTries;
     private final Counter failed;
     private final DistributionSummary claimedRows;
     private ScheduledExecutorService scheduler;
-    private volatile boolean running;
+    /** Set by {@link #stop()}: the round in progress ends, no further one starts. A poller driven by hand is never stopped. */
+    private volatile boolean stopped;
 
     public OutboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, PartitionEndReader ends,
                         ReplaySwitch replaySwitch, ResultReporter results, TransactionTemplate transactions, Settings settings,
@@ -94,6 +96,7 @@ public class OutboxPoller implements SmartLifecycle {
         this.results = results;
         this.transactions = transactions;
         this.settings = settings;
+        this.decide = new RowDecider(settings.maxTries(), settings.initialBackoff(), settings.maxBackoff());
         this.published = Counter.builder("dlq.replay.published").description("replays the broker acknowledged").register(meters);
         this.failedTries = Counter.builder("dlq.replay.failed_tries").description("publish tries that failed").register(meters);
         this.failed = Counter.builder("dlq.replay.publish_failed").description("replays FAILED after their last try").register(meters);
@@ -103,10 +106,10 @@ public class OutboxPoller implements SmartLifecycle {
                 .description("outbox rows not decided yet").register(meters);
     }
 
-    /** One pass: rounds until no due row is left or the switch is off. Public for tests that drive it by hand. */
+    /** One pass: rounds until no due row is left, the switch is off, or the poller is stopped. Public for tests that drive it by hand. */
     public void pollOnce() {
-        while (running || scheduler == null) {
-            List<Acknowledged> acknowledged = new ArrayList<>();
+        while (!stopped) {
+            List<RowDecision.Sent> acknowledged = new ArrayList<>();
             Round round;
             try {
                 round = transactions.execute(status -> claimAndDecide(acknowledged));
@@ -139,16 +142,15 @@ public class OutboxPoller implements SmartLifecycle {
     private record Round(int claimed, boolean switchedOff, List<Decided> decided) {
     }
 
-    /** The broker acknowledged this row's record at {@code at}; from here on nothing may count a failed try. */
-    private record Acknowledged(OutboxRow row, RecordLocation at) {
-    }
-
     /** What marking acknowledged rows SENT after a failed round gave: the rows marked, and the error for those left PENDING. */
     private record AfterAck(List<Decided> decided, RuntimeException unmarked) {
     }
 
-    /** Runs inside the round's transaction. */
-    private Round claimAndDecide(List<Acknowledged> acknowledged) {
+    /**
+     * Runs inside the round's transaction. {@code acknowledged} gets every row the broker acknowledged as soon as
+     * it did: from then on nothing may count a failed try for it.
+     */
+    private Round claimAndDecide(List<RowDecision.Sent> acknowledged) {
         List<ClaimedRow> claimed = outbox.claimDue(settings.claimSize());
         if (claimed.isEmpty()) {
             return new Round(0, false, List.of());
@@ -161,8 +163,8 @@ public class OutboxPoller implements SmartLifecycle {
         Map<String, RowDecision> decisions = new LinkedHashMap<>();
         List<OutboxRow> toRead = new ArrayList<>();
         for (ClaimedRow claim : claimed) {
-            if (claim.pastDeadline()) { // held (switch off, retries) past it: consumers may no longer deduplicate
-                decisions.put(claim.row().replayId(), failForGood(claim.row(), "past the replay deadline, not published"));
+            if (claim.pastDeadline()) {
+                decisions.put(claim.row().replayId(), decide.pastDeadline(claim.row()));
             } else {
                 toRead.add(claim.row());
             }
@@ -171,6 +173,7 @@ public class OutboxPoller implements SmartLifecycle {
         send(outgoing, decisions, acknowledged);
         // a database error from here on is not a failed try for the acknowledged rows: pollOnce marks them SENT again
         List<RowDecision> ordered = new ArrayList<>(claimed.stream().map(claim -> decisions.get(claim.row().replayId())).toList());
+        countAndLog(ordered);
         withEndOffsets(ordered);
         Instant decidedAt = outbox.decisionTime();
         outbox.record(ordered, decidedAt);
@@ -195,47 +198,56 @@ public class OutboxPoller implements SmartLifecycle {
             reads = reader.readAll(rows.stream().map(OutboxRow::source).distinct().toList());
         } catch (RuntimeException e) { // anything else about the read: a failed try of each row, never a poller stuck on them
             for (OutboxRow row : rows) {
-                decisions.put(row.replayId(), failedTry(row, "source record could not be read: " + e));
+                decisions.put(row.replayId(), decide.failedTry(row, "source record could not be read: " + e));
             }
             return List.of();
         }
         List<Outgoing> outgoing = new ArrayList<>();
         for (OutboxRow row : rows) {
             try {
-                SourceRead read = reads.get(row.source());
-                if (read instanceof SourceRead.Unavailable unavailable) {
-                    decisions.put(row.replayId(), failedTry(row, "source record could not be read: " + unavailable.detail()));
-                } else if (read instanceof SourceRead.NotThere notThere && notThere.reason() == SourceRead.Reason.AT_OR_AFTER_LOG_END) {
-                    // beyond the stable offset, e.g. behind an open transaction: it may become readable
-                    decisions.put(row.replayId(), failedTry(row, "source record not readable yet: " + notThere.detail()));
-                } else if (changedSince(row, read) != null) {
-                    // the record at that location is no longer the one replay was accepted for: retrying cannot help
-                    decisions.put(row.replayId(), failForGood(row, changedSince(row, read)));
+                SourceCheck check = SourceCheck.of(row, reads.get(row.source()));
+                if (check instanceof SourceCheck.Refused refused) {
+                    decisions.put(row.replayId(), decide.refused(row, refused));
                 } else {
-                    outgoing.add(new Outgoing(row, publisher.replayOf(((SourceRead.Found) read).record(), row)));
+                    outgoing.add(new Outgoing(row, publisher.replayOf(((SourceCheck.Unchanged) check).record(), row)));
                 }
             } catch (RuntimeException e) {
-                decisions.put(row.replayId(), failedTry(row, e.getClass().getSimpleName() + ": " + e.getMessage()));
+                decisions.put(row.replayId(), decide.failedTry(row, e.getClass().getSimpleName() + ": " + e.getMessage()));
             }
         }
         return outgoing;
     }
 
     /** Sends all, then waits for all; an acknowledged row is SENT, any other a failed try. */
-    private void send(List<Outgoing> outgoing, Map<String, RowDecision> decisions, List<Acknowledged> acknowledged) {
+    private void send(List<Outgoing> outgoing, Map<String, RowDecision> decisions, List<RowDecision.Sent> acknowledged) {
         if (outgoing.isEmpty()) {
             return;
         }
         List<ReplayPublisher.Sent> sent = publisher.sendAll(outgoing.stream().map(Outgoing::replay).toList());
         for (int i = 0; i < outgoing.size(); i++) {
-            OutboxRow row = outgoing.get(i).row();
-            if (sent.get(i) instanceof ReplayPublisher.Sent.Acknowledged ack) {
-                acknowledged.add(new Acknowledged(row, ack.at()));
+            RowDecision decision = decide.sent(outgoing.get(i).row(), sent.get(i));
+            if (decision instanceof RowDecision.Sent acknowledgedRow) {
+                acknowledged.add(acknowledgedRow);
+            }
+            decisions.put(decision.row().replayId(), decision);
+        }
+    }
+
+    /** The round's metrics and logs; FAILED rows are logged once their end offset is known. */
+    private void countAndLog(List<RowDecision> decisions) {
+        for (RowDecision decision : decisions) {
+            if (decision instanceof RowDecision.Sent sent) {
                 published.increment();
-                log.info("replay {} published to {}", row.replayId(), ack.at());
-                decisions.put(row.replayId(), RowDecision.sent(row, ack.at()));
-            } else {
-                decisions.put(row.replayId(), failedTry(row, "publish failed: " + ((ReplayPublisher.Sent.Failed) sent.get(i)).error().getMessage()));
+                log.info("replay {} published to {}", sent.row().replayId(), sent.at());
+            } else if (decision instanceof RowDecision.Deferred deferred) {
+                failedTries.increment();
+                log.warn("replay {} try {} of {} failed, next in {}: {}", deferred.row().replayId(), deferred.tryNumber(), settings.maxTries(),
+                        deferred.retryAfter(), deferred.reason());
+            } else if (decision instanceof RowDecision.Failed failedRow) {
+                failed.increment();
+                if (failedRow.outOfTries()) {
+                    failedTries.increment();
+                }
             }
         }
     }
@@ -246,25 +258,25 @@ public class OutboxPoller implements SmartLifecycle {
      * decision. Rows that cannot be written stay PENDING with their tries unchanged and are sent again in a later
      * round; the last error then comes back with the rows that were marked.
      */
-    private AfterAck markSentAfterAck(List<Acknowledged> acknowledged, RuntimeException firstError) {
+    private AfterAck markSentAfterAck(List<RowDecision.Sent> acknowledged, RuntimeException firstError) {
         log.warn("replays {} were acknowledged but could not be recorded SENT, retrying for {}: {}",
                 acknowledged.stream().map(ack -> ack.row().replayId()).toList(), settings.markSentRetryFor(), firstError.toString());
         long giveUpAt = System.nanoTime() + settings.markSentRetryFor().toNanos();
         ExponentialBackOff backOff = new ExponentialBackOff(MARK_SENT_FIRST_PAUSE.toMillis(), 2.0);
         backOff.setMaxInterval(settings.maxBackoff().toMillis());
         BackOffExecution pauses = backOff.start();
-        List<Acknowledged> left = new ArrayList<>(acknowledged);
+        List<RowDecision.Sent> left = new ArrayList<>(acknowledged);
         List<Decided> decided = new ArrayList<>();
         RuntimeException last = firstError;
-        while (!left.isEmpty() && System.nanoTime() < giveUpAt && (running || scheduler == null)) {
+        while (!left.isEmpty() && System.nanoTime() < giveUpAt && !stopped) {
             try {
                 Thread.sleep(pauses.nextBackOff());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
-            for (Iterator<Acknowledged> it = left.iterator(); it.hasNext(); ) {
-                Acknowledged ack = it.next();
+            for (Iterator<RowDecision.Sent> it = left.iterator(); it.hasNext(); ) {
+                RowDecision.Sent ack = it.next();
                 try {
                     PublishResult result = transactions.execute(status -> outbox.markSent(ack.row().replayId(), ack.at()));
                     log.info("replay {} recorded SENT after the ack", ack.row().replayId());
@@ -276,74 +288,33 @@ public class OutboxPoller implements SmartLifecycle {
                 }
             }
         }
-        for (Acknowledged ack : left) {
+        for (RowDecision.Sent ack : left) {
             log.error("replay {} was acknowledged at {} but not recorded SENT within {}: it stays PENDING (no try counted) and is sent again",
                     ack.row().replayId(), ack.at(), settings.markSentRetryFor());
         }
         return new AfterAck(decided, left.isEmpty() ? null : last);
     }
 
-    /** FAILED for good; its target partition's end offset is filled in once the round's sends have ended. */
-    private RowDecision failForGood(OutboxRow row, String reason) {
-        failed.increment();
-        return RowDecision.failed(row, reason, null);
-    }
-
     /** Reads, in one request, the end offsets of the partitions of the round's FAILED rows: any earlier try that landed lies below. */
     private void withEndOffsets(List<RowDecision> decisions) {
-        Set<TopicPartition> partitions = decisions.stream().filter(decision -> decision.status() == OutboxRow.Status.FAILED)
-                .map(decision -> new TopicPartition(decision.row().source().topic(), decision.row().source().partition()))
-                .collect(Collectors.toSet());
+        Set<TopicPartition> partitions = decisions.stream().filter(decision -> decision instanceof RowDecision.Failed)
+                .map(decision -> targetPartition(decision.row())).collect(Collectors.toSet());
         if (partitions.isEmpty()) {
             return;
         }
         Map<TopicPartition, Long> endOffsets = ends.endOffsets(partitions);
         for (ListIterator<RowDecision> it = decisions.listIterator(); it.hasNext(); ) {
-            RowDecision decision = it.next();
-            if (decision.status() == OutboxRow.Status.FAILED) {
-                Long end = endOffsets.get(new TopicPartition(decision.row().source().topic(), decision.row().source().partition()));
-                log.warn("replay {} FAILED (end offset of its target partition: {}): {}", decision.row().replayId(),
-                        end == null ? "not readable" : end, decision.reason());
-                it.set(RowDecision.failed(decision.row(), decision.reason(), end));
+            if (it.next() instanceof RowDecision.Failed failedRow) {
+                Long end = endOffsets.get(targetPartition(failedRow.row()));
+                log.warn("replay {} FAILED (end offset of its target partition: {}): {}", failedRow.row().replayId(),
+                        end == null ? "not readable" : end, failedRow.reason());
+                it.set(failedRow.withEndOffset(end));
             }
         }
     }
 
-    /** Why the source is no longer the recorded record, or null when it still is. */
-    private static String changedSince(OutboxRow row, SourceRead read) {
-        if (read instanceof SourceRead.NotThere notThere) {
-            return "source record gone: " + notThere.detail();
-        }
-        if (read instanceof SourceRead.NothingReadable nothing) {
-            return "source record gone: " + nothing.detail();
-        }
-        ConsumerRecord<byte[], byte[]> record = ((SourceRead.Found) read).record();
-        if (record.offset() != row.source().offset()) {
-            return "source offset " + row.source().offset() + " now returns offset " + record.offset() + " (compacted)";
-        }
-        if (record.value() == null || !PayloadHash.of(record.value()).equals(row.valueHash())) {
-            return "source value no longer has the recorded SHA-256";
-        }
-        if (!RecordKey.of(record.key()).equals(row.key())) {
-            return "source key is no longer the recorded key";
-        }
-        return null;
-    }
-
-    private RowDecision failedTry(OutboxRow row, String reason) {
-        failedTries.increment();
-        int tries = row.tries() + 1;
-        if (tries >= settings.maxTries()) {
-            return failForGood(row, "after " + tries + " tries: " + reason);
-        }
-        Duration backoff = backoff(tries);
-        log.warn("replay {} try {} of {} failed, next in {}: {}", row.replayId(), tries, settings.maxTries(), backoff, reason);
-        return RowDecision.retryLater(row, reason, backoff);
-    }
-
-    private Duration backoff(int triesSoFar) {
-        Duration backoff = settings.initialBackoff().multipliedBy(1L << Math.min(triesSoFar - 1, 20));
-        return backoff.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : backoff;
+    private static TopicPartition targetPartition(OutboxRow row) {
+        return new TopicPartition(row.source().topic(), row.source().partition());
     }
 
     private void pollSafely() {
@@ -358,18 +329,16 @@ public class OutboxPoller implements SmartLifecycle {
 
     @Override
     public synchronized void start() {
-        running = true;
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "replay-outbox-poller");
-            thread.setDaemon(true);
-            return thread;
-        });
+        stopped = false;
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("replay-outbox-poller-");
+        threads.setDaemon(true);
+        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
         scheduler.scheduleWithFixedDelay(this::pollSafely, 0, settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
     public synchronized void stop() {
-        running = false; // the current row finishes; no further row is claimed
+        stopped = true; // the current round finishes; no further row is claimed
         if (scheduler != null) {
             scheduler.shutdown();
             try {
@@ -383,7 +352,6 @@ public class OutboxPoller implements SmartLifecycle {
             }
             scheduler = null;
         }
-        publisher.close();
     }
 
     @Override

@@ -102,15 +102,23 @@ public class ReplayOutbox {
         LocalDateTime decided = LocalDateTime.ofInstant(decidedAt, ZoneOffset.UTC);
         jdbc.batchUpdate("UPDATE replay_outbox SET status = ?, tries = tries + 1, last_error = ?, published_partition = ?, "
                 + "published_offset = ?, decided_at = ?, end_offset_at_decision = ?, next_try_at = COALESCE(?, next_try_at) "
-                + "WHERE replay_id = ? AND status = 'PENDING'", decisions.stream().map(decision -> new Object[] {
-                decision.status().name(),
-                decision.reason(),
-                decision.publishedAt() == null ? null : decision.publishedAt().partition(),
-                decision.publishedAt() == null ? null : decision.publishedAt().offset(),
-                decision.status() == OutboxRow.Status.PENDING ? null : decided,
-                decision.endOffsetAtDecision(),
-                decision.retryAfter() == null ? null : decided.plusNanos(decision.retryAfter().toNanos() / 1_000 * 1_000),
-                decision.row().replayId()}).toList());
+                + "WHERE replay_id = ? AND status = 'PENDING'", decisions.stream().map(decision -> columns(decision, decided)).toList());
+    }
+
+    /** The batch update's parameters for one decision: a deferred row stays PENDING, undecided, due again later. */
+    private static Object[] columns(RowDecision decision, LocalDateTime decided) {
+        String replayId = decision.row().replayId();
+        if (decision instanceof RowDecision.Sent sent) {
+            return new Object[] {OutboxRow.Status.SENT.name(), null, sent.at().partition(), sent.at().offset(), decided, null, null,
+                    replayId};
+        }
+        if (decision instanceof RowDecision.Failed failed) {
+            return new Object[] {OutboxRow.Status.FAILED.name(), failed.reason(), null, null, decided, failed.endOffsetAtDecision(), null,
+                    replayId};
+        }
+        RowDecision.Deferred deferred = (RowDecision.Deferred) decision;
+        return new Object[] {OutboxRow.Status.PENDING.name(), deferred.reason(), null, null, null, null,
+                decided.plusNanos(deferred.retryAfter().toNanos() / 1_000 * 1_000), replayId};
     }
 
     /** Marks a claimed row SENT; returns the result with the decision time from the database clock. */

@@ -8,32 +8,63 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * What a poller round decided for one claimed row: SENT where the broker acknowledged, FAILED for good, or a
- * failed try that makes the row due again after {@code retryAfter}. A round writes all of them with one
- * decision time.
+ * What a poller round decided for one claimed row: {@link Sent} where the broker acknowledged, {@link Failed} for
+ * good, or {@link Deferred}: a failed try that makes the row due again later. A round writes all of them with one
+ * decision time. {@link RowDecider} makes them.
  */
-public record RowDecision(OutboxRow row, OutboxRow.Status status, RecordLocation publishedAt, String reason, Long endOffsetAtDecision,
-                          Duration retryAfter) {
+public sealed interface RowDecision {
 
-    public static RowDecision sent(OutboxRow row, RecordLocation at) {
-        return new RowDecision(row, OutboxRow.Status.SENT, at, null, null, null);
-    }
-
-    /** @param endOffsetAtDecision the target partition's end read for this decision; null when it could not be read */
-    public static RowDecision failed(OutboxRow row, String reason, Long endOffsetAtDecision) {
-        return new RowDecision(row, OutboxRow.Status.FAILED, null, ReplayOutbox.reasonAsStored(reason), endOffsetAtDecision, null);
-    }
-
-    public static RowDecision retryLater(OutboxRow row, String reason, Duration backoff) {
-        return new RowDecision(row, OutboxRow.Status.PENDING, null, ReplayOutbox.reasonAsStored(reason), null, backoff);
-    }
+    OutboxRow row();
 
     /** The result exactly as the row will read back once written at {@code decidedAt}; empty for a try to repeat. */
-    public Optional<PublishResult> result(Instant decidedAt) {
-        return switch (status) {
-            case SENT -> Optional.of(PublishResult.published(publishedAt, decidedAt));
-            case FAILED -> Optional.of(PublishResult.failed(reason, decidedAt, endOffsetAtDecision));
-            case PENDING, ABANDONED -> Optional.empty();
-        };
+    Optional<PublishResult> result(Instant decidedAt);
+
+    /** The broker acknowledged the replay; it landed {@code at}. */
+    record Sent(OutboxRow row, RecordLocation at) implements RowDecision {
+
+        @Override
+        public Optional<PublishResult> result(Instant decidedAt) {
+            return Optional.of(PublishResult.published(at, decidedAt));
+        }
+    }
+
+    /**
+     * FAILED for good.
+     *
+     * @param outOfTries          its last try failed (rather than: retrying could not help, or its deadline passed)
+     * @param endOffsetAtDecision the target partition's end read for this decision; null until read, or when it could not be
+     */
+    record Failed(OutboxRow row, String reason, boolean outOfTries, Long endOffsetAtDecision) implements RowDecision {
+
+        public Failed {
+            reason = ReplayOutbox.reasonAsStored(reason);
+        }
+
+        public Failed withEndOffset(Long endOffset) {
+            return new Failed(row, reason, outOfTries, endOffset);
+        }
+
+        @Override
+        public Optional<PublishResult> result(Instant decidedAt) {
+            return Optional.of(PublishResult.failed(reason, decidedAt, endOffsetAtDecision));
+        }
+    }
+
+    /** A failed try with tries left: the row stays PENDING and is due again {@code retryAfter} after the decision. */
+    record Deferred(OutboxRow row, String reason, Duration retryAfter) implements RowDecision {
+
+        public Deferred {
+            reason = ReplayOutbox.reasonAsStored(reason);
+        }
+
+        /** Which try of the row this was. */
+        public int tryNumber() {
+            return row.tries() + 1;
+        }
+
+        @Override
+        public Optional<PublishResult> result(Instant decidedAt) {
+            return Optional.empty();
+        }
     }
 }
