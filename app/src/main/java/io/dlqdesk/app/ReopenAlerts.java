@@ -15,8 +15,10 @@ import org.springframework.stereotype.Component;
  * One processor for the cluster, so each reopen is counted once.
  */
 @Component
-@ProcessingGroup("incident-alerts")
+@ProcessingGroup(ReopenAlerts.PROCESSING_GROUP)
 class ReopenAlerts {
+
+    static final String PROCESSING_GROUP = "incident-alerts";
 
     private static final Logger log = LoggerFactory.getLogger(ReopenAlerts.class);
 

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Events are forever: payloads stored before a component existed still read, with the component absent. */
 class StoredEventFormTest {
 
-    private final Serializer serializer = new AxonWiring().serializer();
+    private final Serializer serializer = new AxonSerialization().serializer();
 
     // the stored form before replayHeaders, locationUnknownReason and rawType existed: the same fields, without them
     private static final String FAILURE = "{\"failureKey\":{\"topic\":\"orders\",\"partition\":3,\"offset\":42,\"consumerGroup\":\"billing\"},"

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StoredPublishEventsStayReadableTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Serializer SERIALIZER = new AxonWiring().serializer();
+    private static final Serializer SERIALIZER = new AxonSerialization().serializer();
     private static final FailureKey KEY = new FailureKey("orders", 3, 42L, "billing");
     private static final IncidentId ID = IncidentId.of(KEY);
     private static final Instant AT = Instant.parse("2026-11-30T07:00:00Z");

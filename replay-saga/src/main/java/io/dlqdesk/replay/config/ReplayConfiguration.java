@@ -23,7 +23,6 @@ import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -93,9 +92,8 @@ public class ReplayConfiguration {
 
     /** The context owns the producer and closes it (as every AutoCloseable bean) after the poller using it has stopped. */
     @Bean(destroyMethod = "close")
-    ReplayPublisher replayPublisher(ReplayProperties properties, @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-                                    @Value("${spring.application.name}") String applicationName) {
-        return new ReplayPublisher(bootstrapServers, applicationName + "-replay-publisher", properties.publishTimeout(),
+    ReplayPublisher replayPublisher(ReplayProperties properties, KafkaConnection kafka) {
+        return new ReplayPublisher(kafka.bootstrapServers(), kafka.clientId("replay-publisher"), properties.publishTimeout(),
                 (int) properties.maxRequestSize().toBytes(), properties.deniedHeaders());
     }
 

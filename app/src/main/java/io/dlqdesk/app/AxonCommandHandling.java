@@ -1,0 +1,39 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.domain.Incident;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
+import org.axonframework.config.ConfigurerModule;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Duration;
+
+/**
+ * The command side: the Incident aggregate, registered here so that the domain module needs no Spring, and
+ * a gateway that sends a command again when it lost a race on the event store. The event store itself:
+ * {@link EventStoreWiring}.
+ */
+@Configuration(proxyBeanMethods = false)
+class AxonCommandHandling {
+
+    @Bean
+    ConfigurerModule incidentAggregate() {
+        return configurer -> configurer.configureAggregate(Incident.class);
+    }
+
+    /**
+     * Commands that lost a race on the event store to another instance are dispatched again (up to 5 times), after
+     * 20, 40, 80, 100, 100 ms plus up to 20 ms jitter: about the old linear 20 ms steps, the last pause as before.
+     */
+    @Bean
+    EventStoreConflictRetry eventStoreConflictRetry() {
+        return new EventStoreConflictRetry(5, Duration.ofMillis(20), Duration.ofMillis(100));
+    }
+
+    @Bean
+    CommandGateway commandGateway(CommandBus commandBus, EventStoreConflictRetry retry) {
+        return DefaultCommandGateway.builder().commandBus(commandBus).retryScheduler(retry).build();
+    }
+}

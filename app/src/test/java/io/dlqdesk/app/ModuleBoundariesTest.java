@@ -1,0 +1,63 @@
+package io.dlqdesk.app;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+/**
+ * The edges allowed between our modules (one package root per module), read from the compiled main
+ * classes of every module. A new edge is a design decision: change this test with it, on purpose.
+ */
+class ModuleBoundariesTest {
+
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.dlqdesk");
+
+    static LayeredArchitecture modules() {
+        return layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("incident-domain").definedBy("io.dlqdesk.domain..")
+                .layer("dlq-record").definedBy("io.dlqdesk.record..")
+                .layer("kafka-connection").definedBy("io.dlqdesk.kafka..")
+                .layer("projections").definedBy("io.dlqdesk.projections..")
+                .layer("dlq-ingest").definedBy("io.dlqdesk.ingest..")
+                .layer("replay-saga").definedBy("io.dlqdesk.replay..")
+                .layer("retention-guard").definedBy("io.dlqdesk.retention..")
+                .layer("rollback-checker").definedBy("io.dlqdesk.rollback..")
+                .layer("admin-api").definedBy("io.dlqdesk.api..")
+                .layer("app").definedBy("io.dlqdesk.app..")
+                .layer("test-support").definedBy("io.dlqdesk.testsupport..")
+
+                .whereLayer("incident-domain").mayNotAccessAnyLayer()
+                .whereLayer("dlq-record").mayOnlyAccessLayers("incident-domain")
+                .whereLayer("kafka-connection").mayNotAccessAnyLayer()
+                .whereLayer("projections").mayOnlyAccessLayers("incident-domain")
+                .whereLayer("dlq-ingest").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
+                .whereLayer("replay-saga").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
+                .whereLayer("retention-guard").mayOnlyAccessLayers("incident-domain", "projections", "kafka-connection")
+                .whereLayer("rollback-checker").mayOnlyAccessLayers("incident-domain", "projections", "replay-saga", "kafka-connection")
+                .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "dlq-ingest", "replay-saga")
+                .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "dlq-ingest", "replay-saga",
+                        "retention-guard", "rollback-checker", "admin-api")
+                .whereLayer("test-support").mayNotBeAccessedByAnyLayer();
+    }
+
+    @Test
+    void modulesDependOnlyAlongTheAllowedEdges() {
+        modules().check(MAIN);
+    }
+
+    @Test
+    void theDomainKnowsNoFrameworkButAxon() {
+        noClasses().that().resideInAPackage("io.dlqdesk.domain..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "org.apache.kafka..", "jakarta.persistence..",
+                        "javax.persistence..", "org.hibernate..", "com.fasterxml.jackson..", "java.sql..", "javax.sql..")
+                .because("the domain is rules only: storage, transport and serialisation live in the modules around it")
+                .check(MAIN);
+    }
+}
