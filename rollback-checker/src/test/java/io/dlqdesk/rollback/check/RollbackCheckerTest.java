@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -33,7 +32,7 @@ class RollbackCheckerTest {
             Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), false);
     private static final Duration BOUND = Duration.ofSeconds(100);
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
-    private static final TopicPartition DLQ_0 = new TopicPartition("orders.dlq", 0);
+    private static final TopicPartition DLQ_0 = FakeBroker.DLQ_0;
 
     private final FakeLedger ledger = new FakeLedger();
     private final FakeBroker broker = new FakeBroker();
@@ -360,84 +359,5 @@ class RollbackCheckerTest {
 
     private static ConditionResult.Status statusOf(ReadinessReport report, Condition condition) {
         return result(report, condition).status();
-    }
-
-    private static class FakeLedger implements ReplayLedger {
-        long pending;
-        long head = 10;
-        OptionalLong position = OptionalLong.of(10);
-        RollbackFacts facts = new RollbackFacts(0, null, List.of());
-        boolean failing;
-        final List<Instant> publishedSince = new ArrayList<>();
-
-        @Override
-        public long pendingOutboxRows() {
-            failIfDown();
-            return pending;
-        }
-
-        @Override
-        public long eventStoreHead() {
-            failIfDown();
-            return head;
-        }
-
-        @Override
-        public OptionalLong readModelPosition() {
-            failIfDown();
-            return position;
-        }
-
-        @Override
-        public RollbackFacts facts(Instant since) {
-            failIfDown();
-            publishedSince.add(since);
-            return facts;
-        }
-
-        private void failIfDown() {
-            if (failing) {
-                throw new IllegalStateException("cannot get a connection", new java.net.ConnectException("connection refused"));
-            }
-        }
-    }
-
-    private static class FakeBroker implements BrokerOffsets {
-        final Map<TopicPartition, Long> ends = new HashMap<>(Map.of(DLQ_0, 0L)); // one DLQ partition, empty
-        final Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
-        final List<TopicPartition> probes = new ArrayList<>();
-        boolean visible;
-        boolean failing;
-        int endOffsetReads;
-
-        @Override
-        public Map<TopicPartition, Long> endOffsets(Pattern topics) {
-            failIfDown();
-            endOffsetReads++;
-            return ends;
-        }
-
-        @Override
-        public Map<TopicPartition, Long> committedOffsets(String group) {
-            failIfDown();
-            return committed.getOrDefault(group, Map.of());
-        }
-
-        @Override
-        public boolean visibleRecordsBetween(TopicPartition partition, long from, long to) {
-            failIfDown();
-            probes.add(partition);
-            return visible;
-        }
-
-        @Override
-        public void close() {
-        }
-
-        private void failIfDown() {
-            if (failing) {
-                throw new IllegalStateException("no answer from the brokers within PT5S");
-            }
-        }
     }
 }
