@@ -1,6 +1,7 @@
 package io.dlqdesk.rollback;
 
 import io.dlqdesk.ingest.config.IngestProperties;
+import io.dlqdesk.rollback.check.BoundedReads;
 import io.dlqdesk.rollback.check.RollbackChecker;
 import io.dlqdesk.rollback.source.DatabaseLedger;
 import io.dlqdesk.rollback.source.KafkaBrokerOffsets;
@@ -15,7 +16,6 @@ import org.springframework.context.annotation.Import;
 
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -33,15 +33,21 @@ public class RollbackConfiguration {
     /** Distinct client ids per check: concurrent clients must not share one (metrics names). */
     private static final AtomicLong CHECKS = new AtomicLong();
 
+    /** Closed with the context: its threads end with it. */
     @Bean
-    RollbackChecker rollbackChecker(RollbackProperties properties, IngestProperties ingest, DataSource dataSource,
+    BoundedReads rollbackCheckReads() {
+        return new BoundedReads();
+    }
+
+    @Bean
+    RollbackChecker rollbackChecker(RollbackProperties properties, IngestProperties ingest, BoundedReads reads, DataSource dataSource,
                                     @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
                                     @Value("${spring.application.name:dlq-incident-desk}") String applicationName,
                                     @Qualifier(CLOCK) ObjectProvider<Clock> clock) {
         return new RollbackChecker(new DatabaseLedger(dataSource, properties.requestTimeout()),
                 () -> new KafkaBrokerOffsets(bootstrapServers, applicationName + "-rollback-check-" + CHECKS.incrementAndGet(),
                         properties.requestTimeout()),
-                properties, ingest.groupId(), Pattern.compile(ingest.topicPattern()), clock.getIfAvailable(Clock::systemUTC),
+                reads, properties, IngestSubscription.of(ingest.groupId(), ingest.topicPattern()), clock.getIfAvailable(Clock::systemUTC),
                 duration -> Thread.sleep(duration.toMillis()));
     }
 }

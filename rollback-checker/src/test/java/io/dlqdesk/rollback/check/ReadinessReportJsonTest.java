@@ -6,6 +6,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.dlqdesk.projections.readiness.RollbackFacts;
 import io.dlqdesk.projections.readiness.RollbackFacts.MaybePublishedPosition;
 import io.dlqdesk.projections.readiness.RollbackFacts.PublishedPosition;
+import io.dlqdesk.rollback.IngestSubscription;
 import io.dlqdesk.rollback.RollbackProperties;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -137,8 +137,10 @@ class ReadinessReportJsonTest {
     }
 
     private ReadinessReport check() {
-        return new RollbackChecker(ledger, () -> broker, SETTINGS, "ingest", Pattern.compile(".*\\.dlq"), Clock.fixed(NOW, ZoneOffset.UTC),
-                duration -> { }).check();
+        try (BoundedReads reads = new BoundedReads()) {
+            return new RollbackChecker(ledger, () -> broker, reads, SETTINGS, IngestSubscription.of("ingest", ".*\\.dlq"),
+                    Clock.fixed(NOW, ZoneOffset.UTC), duration -> { }).check();
+        }
     }
 
     private static void assertJson(ReadinessReport report, String expected) throws Exception {

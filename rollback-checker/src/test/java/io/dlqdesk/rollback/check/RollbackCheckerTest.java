@@ -3,8 +3,10 @@ package io.dlqdesk.rollback.check;
 import io.dlqdesk.projections.readiness.RollbackFacts;
 import io.dlqdesk.projections.readiness.RollbackFacts.MaybePublishedPosition;
 import io.dlqdesk.projections.readiness.RollbackFacts.PublishedPosition;
+import io.dlqdesk.rollback.IngestSubscription;
 import io.dlqdesk.rollback.RollbackProperties;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -16,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 import static io.dlqdesk.rollback.check.ConditionResult.Status.MET;
 import static io.dlqdesk.rollback.check.ConditionResult.Status.NOT_MET;
@@ -33,19 +34,25 @@ class RollbackCheckerTest {
     private static final Duration BOUND = Duration.ofSeconds(100);
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
     private static final TopicPartition DLQ_0 = FakeBroker.DLQ_0;
+    private static final IngestSubscription INGEST = IngestSubscription.of("ingest", ".*\\.dlq");
 
     private final FakeLedger ledger = new FakeLedger();
     private final FakeBroker broker = new FakeBroker();
     private final List<Duration> slept = new ArrayList<>();
+    private final BoundedReads reads = new BoundedReads();
     private Supplier<BrokerOffsets> brokers = () -> broker;
+
+    @AfterEach
+    void closeReads() {
+        reads.close();
+    }
 
     private ReadinessReport check() {
         return check(SETTINGS);
     }
 
     private ReadinessReport check(RollbackProperties settings) {
-        return new RollbackChecker(ledger, brokers, settings, "ingest", Pattern.compile(".*\\.dlq"), Clock.fixed(NOW, ZoneOffset.UTC),
-                slept::add).check();
+        return new RollbackChecker(ledger, brokers, reads, settings, INGEST, Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
     }
 
     @Test
@@ -69,7 +76,7 @@ class RollbackCheckerTest {
         assertThat(report.observations()).isEqualTo(1);
         assertThat(slept).isEmpty();
         assertThat(statusOf(report, Condition.NO_PENDING_REPLAY)).isEqualTo(NOT_MET);
-        assertThat(result(report, Condition.NO_PENDING_REPLAY).observed()).containsEntry("pendingOutboxRows", 1L);
+        assertThat(observed(report, Condition.NO_PENDING_REPLAY, NoPendingReplay.Observed.class).pendingOutboxRows()).isEqualTo(1);
         assertThat(report.conditions()).filteredOn(result -> result.status() != MET).hasSize(1);
     }
 
@@ -81,7 +88,7 @@ class RollbackCheckerTest {
 
         assertThat(report.verdict()).isEqualTo(Verdict.NOT_READY);
         assertThat(statusOf(report, Condition.NO_ATTEMPT_REQUESTED)).isEqualTo(NOT_MET);
-        assertThat(result(report, Condition.NO_ATTEMPT_REQUESTED).observed()).containsEntry("requestedAttempts", 2L);
+        assertThat(observed(report, Condition.NO_ATTEMPT_REQUESTED, NoAttemptRequested.Observed.class).requestedAttempts()).isEqualTo(2);
     }
 
     @Test
@@ -113,7 +120,7 @@ class RollbackCheckerTest {
         ReadinessReport notYet = check();
         assertThat(notYet.verdict()).isEqualTo(Verdict.NOT_READY);
         assertThat(statusOf(notYet, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        assertThat((List<?>) result(notYet, Condition.REPLAYS_CONSUMED).observed().get("replaysNotConsumed")).hasSize(1);
+        assertThat(observed(notYet, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class).replaysNotConsumed()).hasSize(1);
 
         broker.committed.put("billing", Map.of(ORDERS_0, 42L));
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
@@ -128,13 +135,13 @@ class RollbackCheckerTest {
         broker.committed.put("billing", Map.of(ORDERS_0, 49L)); // a record that landed at 49 is not read yet
         ReadinessReport notYet = check();
         assertThat(statusOf(notYet, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        Map<String, Object> observed = result(notYet, Condition.REPLAYS_CONSUMED).observed();
-        assertThat((List<?>) observed.get("maybePublishedNotConsumed")).singleElement()
+        ReplaysConsumed.Observed observed = observed(notYet, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class);
+        assertThat(observed.maybePublishedNotConsumed()).singleElement()
                 .satisfies(entry -> {
-                    assertThat(((Map<?, ?>) entry).get("endOffsetAtDecision")).isEqualTo(50L);
-                    assertThat(((Map<?, ?>) entry).get("committedOffset")).isEqualTo(49L);
+                    assertThat(entry.endOffsetAtDecision().offset()).isEqualTo(50L);
+                    assertThat(entry.committedOffset()).isEqualTo(49L);
                 });
-        assertThat(observed).containsEntry("attemptsDecidedBeforeHorizon", 3L);
+        assertThat(observed.attemptsDecidedBeforeHorizon()).isEqualTo(3);
 
         broker.committed.put("billing", Map.of(ORDERS_0, 50L));
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
@@ -149,8 +156,11 @@ class RollbackCheckerTest {
         ReadinessReport report = check();
 
         assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        assertThat((List<?>) result(report, Condition.REPLAYS_CONSUMED).observed().get("maybePublishedNotConsumed")).singleElement()
-                .satisfies(entry -> assertThat(((Map<?, ?>) entry).get("endOffsetAtDecision").toString()).startsWith("not recorded for 1"));
+        assertThat(observed(report, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class).maybePublishedNotConsumed()).singleElement()
+                .satisfies(entry -> {
+                    assertThat(entry.endOffsetAtDecision().known()).isFalse();
+                    assertThat(entry.endOffsetAtDecision().json().toString()).startsWith("not recorded for 1");
+                });
     }
 
     @Test
@@ -195,7 +205,7 @@ class RollbackCheckerTest {
         ReadinessReport report = check();
 
         assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        assertThat((List<?>) result(report, Condition.REPLAYS_CONSUMED).observed().get("dlqPartitionsBehind")).hasSize(1);
+        assertThat(observed(report, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class).dlqPartitionsBehind()).hasSize(1);
     }
 
     @Test
@@ -230,7 +240,7 @@ class RollbackCheckerTest {
         ledger.facts = new RollbackFacts(0, NOW.minus(BOUND), List.of());
         ReadinessReport inside = check();
         assertThat(statusOf(inside, Condition.RETRY_BOUND_PASSED)).isEqualTo(NOT_MET);
-        assertThat(result(inside, Condition.RETRY_BOUND_PASSED).observed()).containsEntry("retryBound", "PT1M40S");
+        assertThat(observed(inside, Condition.RETRY_BOUND_PASSED, RetryBoundPassed.Observed.class).retryBound()).isEqualTo(BOUND);
 
         ledger.facts = new RollbackFacts(0, NOW.minus(BOUND).minusMillis(1), List.of());
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
@@ -292,8 +302,8 @@ class RollbackCheckerTest {
                 return reads++ == 0 ? 0 : 1;
             }
         };
-        ReadinessReport report = new RollbackChecker(changing, () -> broker, SETTINGS, "ingest", Pattern.compile(".*\\.dlq"),
-                Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
+        ReadinessReport report = new RollbackChecker(changing, () -> broker, reads, SETTINGS, INGEST, Clock.fixed(NOW, ZoneOffset.UTC),
+                slept::add).check();
 
         assertThat(report.verdict()).isEqualTo(Verdict.NOT_READY);
         assertThat(report.observations()).isEqualTo(2);
@@ -329,8 +339,8 @@ class RollbackCheckerTest {
                 Duration.ofSeconds(10), Duration.ZERO, Duration.ofMillis(300), false);
         long started = System.nanoTime();
 
-        ReadinessReport report = new RollbackChecker(hanging, () -> broker, quick, "ingest", Pattern.compile(".*\\.dlq"),
-                Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
+        ReadinessReport report = new RollbackChecker(hanging, () -> broker, reads, quick, INGEST, Clock.fixed(NOW, ZoneOffset.UTC),
+                slept::add).check();
 
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
         assertThat(result(report, Condition.NO_PENDING_REPLAY).explanation()).contains("did not answer within PT0.3S");
@@ -355,6 +365,10 @@ class RollbackCheckerTest {
 
     private static ConditionResult result(ReadinessReport report, Condition condition) {
         return report.conditions().stream().filter(result -> result.condition() == condition).findFirst().orElseThrow();
+    }
+
+    private static <T extends Observation> T observed(ReadinessReport report, Condition condition, Class<T> type) {
+        return type.cast(result(report, condition).observed());
     }
 
     private static ConditionResult.Status statusOf(ReadinessReport report, Condition condition) {
