@@ -1,6 +1,6 @@
 package io.dlqdesk.rollback;
 
-import io.dlqdesk.ingest.config.IngestProperties;
+import io.dlqdesk.rollback.check.BoundedReads;
 import io.dlqdesk.rollback.check.RollbackChecker;
 import io.dlqdesk.rollback.source.DatabaseLedger;
 import io.dlqdesk.rollback.source.KafkaBrokerOffsets;
@@ -15,16 +15,16 @@ import org.springframework.context.annotation.Import;
 
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
  * The rollback checker inside the service (the endpoint) and in the command-line entry point: the same
- * checker over the same database and brokers. The ingest group and DLQ topics are the ingest loop's
- * own settings ({@code dlqdesk.ingest.*}), so both always check what ingest really reads.
+ * checker over the same database and brokers. The ingest group and DLQ topics ({@link IngestSubscription})
+ * come from whoever wires this in, built from the ingest loop's own settings ({@code dlqdesk.ingest.*}),
+ * so both always check what ingest really reads.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({RollbackProperties.class, IngestProperties.class})
+@EnableConfigurationProperties(RollbackProperties.class)
 @Import(RollbackReadinessController.class)
 public class RollbackConfiguration {
 
@@ -33,15 +33,20 @@ public class RollbackConfiguration {
     /** Distinct client ids per check: concurrent clients must not share one (metrics names). */
     private static final AtomicLong CHECKS = new AtomicLong();
 
+    /** Closed with the context: its threads end with it. */
     @Bean
-    RollbackChecker rollbackChecker(RollbackProperties properties, IngestProperties ingest, DataSource dataSource,
+    BoundedReads rollbackCheckReads() {
+        return new BoundedReads();
+    }
+
+    @Bean
+    RollbackChecker rollbackChecker(RollbackProperties properties, IngestSubscription ingest, BoundedReads reads, DataSource dataSource,
                                     @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
                                     @Value("${spring.application.name:dlq-incident-desk}") String applicationName,
                                     @Qualifier(CLOCK) ObjectProvider<Clock> clock) {
         return new RollbackChecker(new DatabaseLedger(dataSource, properties.requestTimeout()),
                 () -> new KafkaBrokerOffsets(bootstrapServers, applicationName + "-rollback-check-" + CHECKS.incrementAndGet(),
                         properties.requestTimeout()),
-                properties, ingest.groupId(), Pattern.compile(ingest.topicPattern()), clock.getIfAvailable(Clock::systemUTC),
-                duration -> Thread.sleep(duration.toMillis()));
+                reads, properties, ingest, clock.getIfAvailable(Clock::systemUTC), duration -> Thread.sleep(duration.toMillis()));
     }
 }

@@ -3,6 +3,7 @@ package io.dlqdesk.rollback.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.dlqdesk.rollback.IngestSubscription;
 import io.dlqdesk.rollback.RollbackConfiguration;
 import io.dlqdesk.rollback.check.ReadinessReport;
 import io.dlqdesk.rollback.check.RollbackChecker;
@@ -12,9 +13,12 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 import java.io.PrintStream;
 import java.time.Instant;
@@ -80,5 +84,14 @@ public final class RollbackCheckCommand {
     @ImportAutoConfiguration(DataSourceAutoConfiguration.class)
     @Import(RollbackConfiguration.class)
     static class CommandConfiguration {
+
+        /** The ingest loop's settings, read under its names and with its defaults: the service's configuration works here unchanged. */
+        @Bean
+        IngestSubscription ingestSubscription(Environment environment) {
+            Binder settings = Binder.get(environment);
+            return IngestSubscription.of(
+                    settings.bind("dlqdesk.ingest.group-id", String.class).orElse(IngestSubscription.DEFAULT_GROUP_ID),
+                    settings.bind("dlqdesk.ingest.topic-pattern", String.class).orElse(IngestSubscription.DEFAULT_TOPIC_PATTERN));
+        }
     }
 }

@@ -3,8 +3,10 @@ package io.dlqdesk.rollback.check;
 import io.dlqdesk.projections.readiness.RollbackFacts;
 import io.dlqdesk.projections.readiness.RollbackFacts.MaybePublishedPosition;
 import io.dlqdesk.projections.readiness.RollbackFacts.PublishedPosition;
+import io.dlqdesk.rollback.IngestSubscription;
 import io.dlqdesk.rollback.RollbackProperties;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -12,12 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 import static io.dlqdesk.rollback.check.ConditionResult.Status.MET;
 import static io.dlqdesk.rollback.check.ConditionResult.Status.NOT_MET;
@@ -33,20 +33,26 @@ class RollbackCheckerTest {
             Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), false);
     private static final Duration BOUND = Duration.ofSeconds(100);
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
-    private static final TopicPartition DLQ_0 = new TopicPartition("orders.dlq", 0);
+    private static final TopicPartition DLQ_0 = FakeBroker.DLQ_0;
+    private static final IngestSubscription INGEST = IngestSubscription.of("ingest", ".*\\.dlq");
 
     private final FakeLedger ledger = new FakeLedger();
     private final FakeBroker broker = new FakeBroker();
     private final List<Duration> slept = new ArrayList<>();
+    private final BoundedReads reads = new BoundedReads();
     private Supplier<BrokerOffsets> brokers = () -> broker;
+
+    @AfterEach
+    void closeReads() {
+        reads.close();
+    }
 
     private ReadinessReport check() {
         return check(SETTINGS);
     }
 
     private ReadinessReport check(RollbackProperties settings) {
-        return new RollbackChecker(ledger, brokers, settings, "ingest", Pattern.compile(".*\\.dlq"), Clock.fixed(NOW, ZoneOffset.UTC),
-                slept::add).check();
+        return new RollbackChecker(ledger, brokers, reads, settings, INGEST, Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
     }
 
     @Test
@@ -70,7 +76,7 @@ class RollbackCheckerTest {
         assertThat(report.observations()).isEqualTo(1);
         assertThat(slept).isEmpty();
         assertThat(statusOf(report, Condition.NO_PENDING_REPLAY)).isEqualTo(NOT_MET);
-        assertThat(result(report, Condition.NO_PENDING_REPLAY).observed()).containsEntry("pendingOutboxRows", 1L);
+        assertThat(observed(report, Condition.NO_PENDING_REPLAY, NoPendingReplay.Observed.class).pendingOutboxRows()).isEqualTo(1);
         assertThat(report.conditions()).filteredOn(result -> result.status() != MET).hasSize(1);
     }
 
@@ -82,7 +88,7 @@ class RollbackCheckerTest {
 
         assertThat(report.verdict()).isEqualTo(Verdict.NOT_READY);
         assertThat(statusOf(report, Condition.NO_ATTEMPT_REQUESTED)).isEqualTo(NOT_MET);
-        assertThat(result(report, Condition.NO_ATTEMPT_REQUESTED).observed()).containsEntry("requestedAttempts", 2L);
+        assertThat(observed(report, Condition.NO_ATTEMPT_REQUESTED, NoAttemptRequested.Observed.class).requestedAttempts()).isEqualTo(2);
     }
 
     @Test
@@ -114,7 +120,7 @@ class RollbackCheckerTest {
         ReadinessReport notYet = check();
         assertThat(notYet.verdict()).isEqualTo(Verdict.NOT_READY);
         assertThat(statusOf(notYet, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        assertThat((List<?>) result(notYet, Condition.REPLAYS_CONSUMED).observed().get("replaysNotConsumed")).hasSize(1);
+        assertThat(observed(notYet, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class).replaysNotConsumed()).hasSize(1);
 
         broker.committed.put("billing", Map.of(ORDERS_0, 42L));
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
@@ -129,13 +135,13 @@ class RollbackCheckerTest {
         broker.committed.put("billing", Map.of(ORDERS_0, 49L)); // a record that landed at 49 is not read yet
         ReadinessReport notYet = check();
         assertThat(statusOf(notYet, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        Map<String, Object> observed = result(notYet, Condition.REPLAYS_CONSUMED).observed();
-        assertThat((List<?>) observed.get("maybePublishedNotConsumed")).singleElement()
+        ReplaysConsumed.Observed observed = observed(notYet, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class);
+        assertThat(observed.maybePublishedNotConsumed()).singleElement()
                 .satisfies(entry -> {
-                    assertThat(((Map<?, ?>) entry).get("endOffsetAtDecision")).isEqualTo(50L);
-                    assertThat(((Map<?, ?>) entry).get("committedOffset")).isEqualTo(49L);
+                    assertThat(entry.endOffsetAtDecision().offset()).isEqualTo(50L);
+                    assertThat(entry.committedOffset()).isEqualTo(49L);
                 });
-        assertThat(observed).containsEntry("attemptsDecidedBeforeHorizon", 3L);
+        assertThat(observed.attemptsDecidedBeforeHorizon()).isEqualTo(3);
 
         broker.committed.put("billing", Map.of(ORDERS_0, 50L));
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
@@ -150,8 +156,11 @@ class RollbackCheckerTest {
         ReadinessReport report = check();
 
         assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        assertThat((List<?>) result(report, Condition.REPLAYS_CONSUMED).observed().get("maybePublishedNotConsumed")).singleElement()
-                .satisfies(entry -> assertThat(((Map<?, ?>) entry).get("endOffsetAtDecision").toString()).startsWith("not recorded for 1"));
+        assertThat(observed(report, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class).maybePublishedNotConsumed()).singleElement()
+                .satisfies(entry -> {
+                    assertThat(entry.endOffsetAtDecision().known()).isFalse();
+                    assertThat(entry.endOffsetAtDecision().json().toString()).startsWith("not recorded for 1");
+                });
     }
 
     @Test
@@ -196,7 +205,7 @@ class RollbackCheckerTest {
         ReadinessReport report = check();
 
         assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
-        assertThat((List<?>) result(report, Condition.REPLAYS_CONSUMED).observed().get("dlqPartitionsBehind")).hasSize(1);
+        assertThat(observed(report, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class).dlqPartitionsBehind()).hasSize(1);
     }
 
     @Test
@@ -231,7 +240,7 @@ class RollbackCheckerTest {
         ledger.facts = new RollbackFacts(0, NOW.minus(BOUND), List.of());
         ReadinessReport inside = check();
         assertThat(statusOf(inside, Condition.RETRY_BOUND_PASSED)).isEqualTo(NOT_MET);
-        assertThat(result(inside, Condition.RETRY_BOUND_PASSED).observed()).containsEntry("retryBound", "PT1M40S");
+        assertThat(observed(inside, Condition.RETRY_BOUND_PASSED, RetryBoundPassed.Observed.class).retryBound()).isEqualTo(BOUND);
 
         ledger.facts = new RollbackFacts(0, NOW.minus(BOUND).minusMillis(1), List.of());
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
@@ -293,8 +302,8 @@ class RollbackCheckerTest {
                 return reads++ == 0 ? 0 : 1;
             }
         };
-        ReadinessReport report = new RollbackChecker(changing, () -> broker, SETTINGS, "ingest", Pattern.compile(".*\\.dlq"),
-                Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
+        ReadinessReport report = new RollbackChecker(changing, () -> broker, reads, SETTINGS, INGEST, Clock.fixed(NOW, ZoneOffset.UTC),
+                slept::add).check();
 
         assertThat(report.verdict()).isEqualTo(Verdict.NOT_READY);
         assertThat(report.observations()).isEqualTo(2);
@@ -330,8 +339,8 @@ class RollbackCheckerTest {
                 Duration.ofSeconds(10), Duration.ZERO, Duration.ofMillis(300), false);
         long started = System.nanoTime();
 
-        ReadinessReport report = new RollbackChecker(hanging, () -> broker, quick, "ingest", Pattern.compile(".*\\.dlq"),
-                Clock.fixed(NOW, ZoneOffset.UTC), slept::add).check();
+        ReadinessReport report = new RollbackChecker(hanging, () -> broker, reads, quick, INGEST, Clock.fixed(NOW, ZoneOffset.UTC),
+                slept::add).check();
 
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
         assertThat(result(report, Condition.NO_PENDING_REPLAY).explanation()).contains("did not answer within PT0.3S");
@@ -358,86 +367,11 @@ class RollbackCheckerTest {
         return report.conditions().stream().filter(result -> result.condition() == condition).findFirst().orElseThrow();
     }
 
+    private static <T extends Observation> T observed(ReadinessReport report, Condition condition, Class<T> type) {
+        return type.cast(result(report, condition).observed());
+    }
+
     private static ConditionResult.Status statusOf(ReadinessReport report, Condition condition) {
         return result(report, condition).status();
-    }
-
-    private static class FakeLedger implements ReplayLedger {
-        long pending;
-        long head = 10;
-        OptionalLong position = OptionalLong.of(10);
-        RollbackFacts facts = new RollbackFacts(0, null, List.of());
-        boolean failing;
-        final List<Instant> publishedSince = new ArrayList<>();
-
-        @Override
-        public long pendingOutboxRows() {
-            failIfDown();
-            return pending;
-        }
-
-        @Override
-        public long eventStoreHead() {
-            failIfDown();
-            return head;
-        }
-
-        @Override
-        public OptionalLong readModelPosition() {
-            failIfDown();
-            return position;
-        }
-
-        @Override
-        public RollbackFacts facts(Instant since) {
-            failIfDown();
-            publishedSince.add(since);
-            return facts;
-        }
-
-        private void failIfDown() {
-            if (failing) {
-                throw new IllegalStateException("cannot get a connection", new java.net.ConnectException("connection refused"));
-            }
-        }
-    }
-
-    private static class FakeBroker implements BrokerOffsets {
-        final Map<TopicPartition, Long> ends = new HashMap<>(Map.of(DLQ_0, 0L)); // one DLQ partition, empty
-        final Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
-        final List<TopicPartition> probes = new ArrayList<>();
-        boolean visible;
-        boolean failing;
-        int endOffsetReads;
-
-        @Override
-        public Map<TopicPartition, Long> endOffsets(Pattern topics) {
-            failIfDown();
-            endOffsetReads++;
-            return ends;
-        }
-
-        @Override
-        public Map<TopicPartition, Long> committedOffsets(String group) {
-            failIfDown();
-            return committed.getOrDefault(group, Map.of());
-        }
-
-        @Override
-        public boolean visibleRecordsBetween(TopicPartition partition, long from, long to) {
-            failIfDown();
-            probes.add(partition);
-            return visible;
-        }
-
-        @Override
-        public void close() {
-        }
-
-        private void failIfDown() {
-            if (failing) {
-                throw new IllegalStateException("no answer from the brokers within PT5S");
-            }
-        }
     }
 }
