@@ -4,6 +4,7 @@ import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.extensions.kafka.KafkaProperties;
 import org.axonframework.messaging.StreamableMessageSource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -33,14 +34,15 @@ class AxonEventProcessing {
      * stored before its first start. It publishes up to {@value #PUBLISHER_BATCH} events per
      * transaction (the extension's default is one event, one token update, one fsync); after a failed
      * batch those events are sent again, which consumers of the events topic already allow for (they
-     * deduplicate by message id). Four segments keep each segment's queue short.
+     * deduplicate by message id). Four segments keep each segment's queue short. With the publisher switched off
+     * ({@code axon.kafka.publisher.enabled=false}) the extension configures nothing, and neither does this.
      */
     @Bean
-    ConfigurerModule kafkaPublisherStartsAtTail(KafkaProperties axonKafka) {
-        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(
-                axonKafka.getPublisher().getProcessingGroup(),
+    ConfigurerModule kafkaPublisherStartsAtTail(ObjectProvider<KafkaProperties> axonKafka) {
+        return configurer -> axonKafka.ifAvailable(kafka -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(
+                kafka.getPublisher().getProcessingGroup(),
                 (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken).batchSize(PUBLISHER_BATCH)
-                        .initialSegmentCount(4));
+                        .initialSegmentCount(4)));
     }
 
     /** Alerts start at the newest event: a first deployment must not page for every reopen in history. */

@@ -1,5 +1,6 @@
 package io.dlqdesk.rollback;
 
+import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.rollback.check.BoundedReads;
 import io.dlqdesk.rollback.check.RollbackChecker;
 import io.dlqdesk.rollback.source.DatabaseLedger;
@@ -7,7 +8,6 @@ import io.dlqdesk.rollback.source.KafkaBrokerOffsets;
 import io.dlqdesk.rollback.web.RollbackReadinessController;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,8 +19,8 @@ import javax.sql.DataSource;
 
 /**
  * The rollback checker inside the service (the endpoint) and in the command-line entry point: the same
- * checker over the same database and brokers. The ingest group and DLQ topics ({@link IngestSubscription})
- * come from whoever wires this in, built from the ingest loop's own settings ({@code dlqdesk.ingest.*}),
+ * checker over the same database and brokers. The ingest group and DLQ topics ({@link IngestSubscription}) and
+ * the brokers ({@link KafkaConnection}) come from whoever wires this in, built from the ingest loop's own settings ({@code dlqdesk.ingest.*}),
  * so both always check what ingest really reads.
  */
 @Configuration(proxyBeanMethods = false)
@@ -41,11 +41,9 @@ public class RollbackConfiguration {
 
     @Bean
     RollbackChecker rollbackChecker(RollbackProperties properties, IngestSubscription ingest, BoundedReads reads, DataSource dataSource,
-                                    @Value("${spring.kafka.bootstrap-servers}") String bootstrapServers,
-                                    @Value("${spring.application.name:dlq-incident-desk}") String applicationName,
-                                    @Qualifier(CLOCK) ObjectProvider<Clock> clock) {
+                                    KafkaConnection kafka, @Qualifier(CLOCK) ObjectProvider<Clock> clock) {
         return new RollbackChecker(new DatabaseLedger(dataSource, properties.requestTimeout()),
-                () -> new KafkaBrokerOffsets(bootstrapServers, applicationName + "-rollback-check-" + CHECKS.incrementAndGet(),
+                () -> new KafkaBrokerOffsets(kafka.bootstrapServers(), kafka.clientId("rollback-check-" + CHECKS.incrementAndGet()),
                         properties.requestTimeout()),
                 reads, properties, ingest, clock.getIfAvailable(Clock::systemUTC), duration -> Thread.sleep(duration.toMillis()));
     }

@@ -3,6 +3,7 @@ package io.dlqdesk.rollback.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.rollback.IngestSubscription;
 import io.dlqdesk.rollback.RollbackConfiguration;
 import io.dlqdesk.rollback.check.ReadinessReport;
@@ -13,6 +14,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -22,6 +24,7 @@ import org.springframework.core.env.Environment;
 
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -85,6 +88,9 @@ public final class RollbackCheckCommand {
     @Import(RollbackConfiguration.class)
     static class CommandConfiguration {
 
+        /** The service's spring.application.name: the command's Kafka client ids carry the same prefix unless told otherwise. */
+        static final String DEFAULT_APPLICATION_NAME = "dlq-incident-desk";
+
         /** The ingest loop's settings, read under its names and with its defaults: the service's configuration works here unchanged. */
         @Bean
         IngestSubscription ingestSubscription(Environment environment) {
@@ -92,6 +98,14 @@ public final class RollbackCheckCommand {
             return IngestSubscription.of(
                     settings.bind("dlqdesk.ingest.group-id", String.class).orElse(IngestSubscription.DEFAULT_GROUP_ID),
                     settings.bind("dlqdesk.ingest.topic-pattern", String.class).orElse(IngestSubscription.DEFAULT_TOPIC_PATTERN));
+        }
+
+        /** The service's broker settings, under the same names; the client ids keep the service's default prefix. */
+        @Bean
+        KafkaConnection kafkaConnection(Environment environment) {
+            Binder settings = Binder.get(environment);
+            return new KafkaConnection(String.join(",", settings.bind("spring.kafka.bootstrap-servers", Bindable.listOf(String.class))
+                    .orElse(List.of())), settings.bind("spring.application.name", String.class).orElse(DEFAULT_APPLICATION_NAME));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dlqdesk.rollback.cli;
 
+import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.rollback.IngestSubscription;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.env.MapPropertySource;
@@ -11,7 +12,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The command line reads the ingest group and DLQ topics under the service's names, from arguments or the environment. */
+/** The command line reads the ingest group, DLQ topics and brokers under the service's names, from arguments or the environment. */
 class CommandIngestSettingsTest {
 
     private final RollbackCheckCommand.CommandConfiguration configuration = new RollbackCheckCommand.CommandConfiguration();
@@ -43,5 +44,23 @@ class CommandIngestSettingsTest {
         environment.getPropertySources().addFirst(new MapPropertySource("arguments", Map.of("dlqdesk.ingest.group-id", " ")));
 
         assertThatThrownBy(() -> configuration.ingestSubscription(environment)).hasMessageContaining("dlqdesk.ingest.group-id");
+    }
+
+    @Test
+    void theBrokersAreReadUnderTheServicesNameAndTheClientIdsKeepItsPrefix() {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("arguments",
+                Map.of("spring.kafka.bootstrap-servers", "b1:9092,b2:9092")));
+
+        KafkaConnection kafka = configuration.kafkaConnection(environment);
+
+        assertThat(kafka.bootstrapServers()).isEqualTo("b1:9092,b2:9092");
+        assertThat(kafka.clientId("rollback-check-1")).isEqualTo("dlq-incident-desk-rollback-check-1");
+    }
+
+    @Test
+    void withoutBrokersTheCommandDoesNotStart() {
+        assertThatThrownBy(() -> configuration.kafkaConnection(new StandardEnvironment()))
+                .hasMessageContaining("spring.kafka.bootstrap-servers");
     }
 }
