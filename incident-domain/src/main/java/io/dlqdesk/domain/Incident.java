@@ -151,9 +151,7 @@ public class Incident {
             return ReplayOutcome.rejected(refusals);
         }
         int attempt = attempts.size() + 1;
-        apply(new ReplayRequested(incidentId, attempt, claimedFailure(), root.failureKey().location(),
-                root.failureKey().consumerGroup(), root.key(), root.eventId(), root.valueHash(),
-                root.originalTimestamp(), replayDeadline, command.ledgerName(), command.requestedBy()));
+        apply(ReplayRequested.of(incidentId, attempt, claimedFailure(), root, replayDeadline, command.ledgerName(), command.requestedBy()));
         return ReplayOutcome.requested(attempt);
     }
 
@@ -245,11 +243,8 @@ public class Incident {
     }
 
     private ReplayFacts replayFacts(RequestReplayCommand command) {
-        RecordLocation original = root.originalLocationKnown() ? root.failureKey().location() : null;
-        return new ReplayFacts(status, root.eventId(), root.failureKey().consumerGroup(), original,
-                root.key(), root.valueHash(), root.originalTimestamp(), replayDeadline, attempts.size(),
-                anyAttemptRequested(), claimedStatus(), command.source(), command.policy(), command.switchOn(),
-                command.requestedBy().at());
+        return ReplayFacts.of(status, root, replayDeadline, new ReplayFacts.AttemptsSoFar(attempts.size(), anyAttemptRequested(),
+                claimedStatus()), command);
     }
 
     private RecordedReplay recordedReplay() {

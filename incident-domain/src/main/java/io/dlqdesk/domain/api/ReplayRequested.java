@@ -23,6 +23,19 @@ public record ReplayRequested(
         String owner,
         OperatorAction requestedBy) {
 
+    /**
+     * The attempt to replay the incident's root failure: the record facts all come from {@code root}, so no two
+     * parameters share a type and none can be passed in the other's place (the components are the stored form).
+     *
+     * @param owner this ledger's name, sent in the correlation headers
+     */
+    public static ReplayRequested of(IncidentId incidentId, int attempt, FailureKey claimedFailure, FailedRecord root,
+                                     Instant replayDeadline, String owner, OperatorAction requestedBy) {
+        FailureKey rootKey = root.failureKey();
+        return new ReplayRequested(incidentId, attempt, claimedFailure, rootKey.location(), rootKey.consumerGroup(), root.key(),
+                root.eventId(), root.valueHash(), root.originalTimestamp(), replayDeadline, owner, requestedBy);
+    }
+
     /** The replay saga's association key; derived, so not part of the stored form. */
     public String replayId() {
         return incidentId.replayId(attempt);

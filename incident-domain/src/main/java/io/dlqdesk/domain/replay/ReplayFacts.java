@@ -1,6 +1,7 @@
 package io.dlqdesk.domain.replay;
 
 import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.OriginalTimestamp;
 import io.dlqdesk.domain.api.PayloadHash;
@@ -8,6 +9,7 @@ import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayPolicy;
+import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 
 import java.time.Instant;
@@ -44,5 +46,28 @@ public record ReplayFacts(
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(now, "now");
+    }
+
+    /**
+     * What the incident knows of its attempts.
+     *
+     * @param count         attempts made so far
+     * @param anyRequested  any of them is still REQUESTED
+     * @param claimedStatus publish status of the claimed failure's latest attempt (NONE if it has none)
+     */
+    public record AttemptsSoFar(int count, boolean anyRequested, PublishStatus claimedStatus) {
+    }
+
+    /**
+     * The facts for a request about an incident whose first failure is {@code root}: grouped by where they come from,
+     * so that the fifteen components cannot be passed in each other's place. The recorded location counts only when
+     * the DLQ record named it.
+     */
+    public static ReplayFacts of(IncidentStatus status, FailedRecord root, Instant replayDeadline, AttemptsSoFar attempts,
+                                 RequestReplayCommand request) {
+        RecordLocation original = root.originalLocationKnown() ? root.failureKey().location() : null;
+        return new ReplayFacts(status, root.eventId(), root.failureKey().consumerGroup(), original, root.key(), root.valueHash(),
+                root.originalTimestamp(), replayDeadline, attempts.count(), attempts.anyRequested(), attempts.claimedStatus(),
+                request.source(), request.policy(), request.switchOn(), request.requestedBy().at());
     }
 }
