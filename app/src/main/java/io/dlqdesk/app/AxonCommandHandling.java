@@ -1,6 +1,7 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.domain.Incident;
+import io.dlqdesk.domain.job.ReplayJob;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
@@ -11,7 +12,7 @@ import org.springframework.context.annotation.Configuration;
 import java.time.Duration;
 
 /**
- * The command side: the Incident aggregate, registered here so that the domain module needs no Spring, and
+ * The command side: the Incident and ReplayJob aggregates, registered here so that the domain module needs no Spring, and
  * a gateway that sends a command again when it lost a race on the event store. The event store itself:
  * {@link EventStoreWiring}.
  */
@@ -21,6 +22,12 @@ class AxonCommandHandling {
     @Bean
     ConfigurerModule incidentAggregate() {
         return configurer -> configurer.configureAggregate(Incident.class);
+    }
+
+    /** Bulk replays; the runner and the API that drive it come next (issue #19). */
+    @Bean
+    ConfigurerModule replayJobAggregate() {
+        return configurer -> configurer.configureAggregate(ReplayJob.class);
     }
 
     /**

@@ -1,0 +1,24 @@
+package io.dlqdesk.domain.api;
+
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Creates a replay job over a fixed manifest: the incidents selected when it was created, in the order they
+ * will be requested, so what runs is what was previewed.
+ *
+ * @param selection how the manifest was chosen, in words (the filter or "explicit list"), for the audit trail
+ */
+public record CreateReplayJobCommand(@TargetAggregateIdentifier ReplayJobId jobId, String selection, List<IncidentId> manifest,
+                                     ReplayJobLimits limits, OperatorAction createdBy) {
+
+    public CreateReplayJobCommand {
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(selection, "selection");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(createdBy, "createdBy");
+        manifest = List.copyOf(manifest);
+    }
+}

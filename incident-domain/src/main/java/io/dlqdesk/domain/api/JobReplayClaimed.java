@@ -1,0 +1,7 @@
+package io.dlqdesk.domain.api;
+
+import java.time.Instant;
+
+/** The runner took this incident of the job and asks it for its replay next; {@code at} bounds when that request was made. */
+public record JobReplayClaimed(ReplayJobId jobId, IncidentId incidentId, Instant at) {
+}

@@ -1,0 +1,23 @@
+package io.dlqdesk.domain.api;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/** A replay job's id, supplied by the caller (generated outside the domain, so tests stay deterministic). */
+public record ReplayJobId(String value) {
+
+    private static final Pattern FORM = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    public ReplayJobId {
+        Objects.requireNonNull(value, "value");
+        if (!FORM.matcher(value).matches()) {
+            throw new IllegalArgumentException("a replay job id is 1..64 of A-Z a-z 0-9 . _ -, was '"
+                    + (value.length() > 80 ? value.substring(0, 80) + "…" : value) + "'");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}

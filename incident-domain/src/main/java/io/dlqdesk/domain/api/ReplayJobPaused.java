@@ -1,0 +1,5 @@
+package io.dlqdesk.domain.api;
+
+/** The job requests nothing until resumed; {@code by} is the operator, or the job itself for CANARY and REFAILURE_RATE. */
+public record ReplayJobPaused(ReplayJobId jobId, ReplayJobPauseReason reason, OperatorAction by) {
+}

@@ -1,0 +1,14 @@
+package io.dlqdesk.domain.api;
+
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+import java.util.Objects;
+
+/** An operator's resume of a replay job, with who and why. */
+public record ResumeReplayJobCommand(@TargetAggregateIdentifier ReplayJobId jobId, OperatorAction action) {
+
+    public ResumeReplayJobCommand {
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(action, "action");
+    }
+}
