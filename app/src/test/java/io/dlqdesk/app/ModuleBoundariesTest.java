@@ -32,6 +32,7 @@ class ModuleBoundariesTest {
                 .layer("admin-api").definedBy("io.dlqdesk.api..")
                 .layer("app").definedBy("io.dlqdesk.app..")
                 .layer("test-support").definedBy("io.dlqdesk.testsupport..")
+                .layer("dlq-desk-consumer").definedBy("io.dlqdesk.consumer..")
 
                 .whereLayer("incident-domain").mayNotAccessAnyLayer()
                 .whereLayer("dlq-record").mayOnlyAccessLayers("incident-domain")
@@ -44,7 +45,10 @@ class ModuleBoundariesTest {
                 .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "dlq-ingest", "replay-saga")
                 .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "dlq-ingest", "replay-saga",
                         "retention-guard", "rollback-checker", "admin-api")
-                .whereLayer("test-support").mayNotBeAccessedByAnyLayer();
+                .whereLayer("test-support").mayNotBeAccessedByAnyLayer()
+                // ships to other teams' services: it uses nothing of ours, and the desk does not use it
+                .whereLayer("dlq-desk-consumer").mayNotAccessAnyLayer()
+                .whereLayer("dlq-desk-consumer").mayNotBeAccessedByAnyLayer();
     }
 
     @Test
