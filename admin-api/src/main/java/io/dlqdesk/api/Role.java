@@ -2,11 +2,13 @@ package io.dlqdesk.api;
 
 /**
  * What a principal may do. ADMIN includes OPERATOR, which includes VIEWER; DEPLOYER only reads
- * (a CI credential for rollback readiness and reports).
+ * (a CI credential for rollback readiness and reports); METRICS only scrapes {@code /actuator/prometheus}
+ * (the Prometheus server's credential), which ADMIN may read too.
  */
 public enum Role {
     VIEWER,
     OPERATOR,
     ADMIN,
-    DEPLOYER
+    DEPLOYER,
+    METRICS
 }

@@ -76,6 +76,8 @@ public class SecurityConfiguration {
                         // request that was authorized on its first dispatch
                         .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
                         .requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness").permitAll()
+                        // the scraper's own role, so its credential reads no incident and no other actuator endpoint
+                        .requestMatchers(reads("/actuator/prometheus")).hasAnyRole(Role.METRICS.name(), Role.ADMIN.name())
                         .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
                         // HEAD is a GET without the body: it follows GET's rule (else a HEAD is an existence oracle)
                         .requestMatchers(reads(ROLLBACK_READINESS)).hasAnyRole(Role.VIEWER.name(), Role.DEPLOYER.name())
@@ -128,7 +130,7 @@ public class SecurityConfiguration {
         return new LoginThrottle(new LoginGuard(properties.logins(), Clock.systemUTC()), json, meters);
     }
 
-    /** admin > operator > viewer; deployer stands alone. */
+    /** admin > operator > viewer; deployer and metrics stand alone. */
     @Bean
     static RoleHierarchy roleHierarchy() {
         return RoleHierarchyImpl.withDefaultRolePrefix()

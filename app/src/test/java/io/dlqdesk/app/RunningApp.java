@@ -28,7 +28,7 @@ import java.util.Map;
 /** Starts the whole application on a test's real database and broker, as a user would configure it. */
 final class RunningApp {
 
-    /** Every test user (viewer, operator, admin, deployer: named after their role) has this password. */
+    /** Every test user (viewer, operator, admin, deployer, metrics: named after their role) has this password. */
     static final String PASSWORD = "test-password";
     private static final String PASSWORD_HASH = "{bcrypt}" + new BCryptPasswordEncoder(4).encode(PASSWORD);
 
@@ -43,7 +43,7 @@ final class RunningApp {
         properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
         properties.put("server.port", "0");
         properties.put("server.address", "127.0.0.1");
-        String[] roles = {"VIEWER", "OPERATOR", "ADMIN", "DEPLOYER"};
+        String[] roles = {"VIEWER", "OPERATOR", "ADMIN", "DEPLOYER", "METRICS"};
         for (int i = 0; i < roles.length; i++) {
             properties.put("dlqdesk.security.users[" + i + "].name", roles[i].toLowerCase(Locale.ROOT));
             properties.put("dlqdesk.security.users[" + i + "].password-hash", PASSWORD_HASH);

@@ -32,7 +32,7 @@ class SecurityMatrixIT {
 
     private static final String UNKNOWN = IncidentId.of(new FailureKey("nowhere-" + System.nanoTime(), 0, 0, "g")).value();
     private static final String REASON = "{\"reason\":\"matrix\"}";
-    private static final List<String> CALLERS = List.of("anonymous", "viewer", "deployer", "operator", "admin");
+    private static final List<String> CALLERS = List.of("anonymous", "viewer", "deployer", "operator", "admin", "metrics");
 
     private static ConfigurableApplicationContext app;
 
@@ -51,7 +51,7 @@ class SecurityMatrixIT {
         app.close();
     }
 
-    /** Method, path, body, and the status for anonymous, viewer, deployer, operator, admin. */
+    /** Method, path, body, and the status for anonymous, viewer, deployer, operator, admin, metrics. */
     private record Row(String method, String path, String body, int... expected) {
     }
 
@@ -59,42 +59,44 @@ class SecurityMatrixIT {
     void everyEndpointAnswersEveryCallerAsItsRoleAllows() throws Exception {
         String asOf = "/api/v1/audit/incidents-as-of?at=2026-01-01T00:00:00Z";
         List<Row> rows = List.of(
-                new Row("GET", "/api/v1/incidents", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404),
-                new Row("GET", "/api/v1/incidents/" + UNKNOWN + "/history", null, 401, 404, 403, 404, 404),
-                new Row("GET", "/api/v1/incident-counts?by=status", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/api/v1/exception-groups", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/api/v1/audit", null, 401, 200, 403, 200, 200),
-                new Row("GET", asOf, null, 401, 200, 403, 200, 200),
-                new Row("GET", "/api/v1/quarantine", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/api/v1/topics/retention", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/api/v1/replay-switch", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200),
-                new Row("GET", "/v3/api-docs", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200),
-                new Row("GET", "/swagger-ui/index.html", null, 401, 200, 403, 200, 200),
+                new Row("GET", "/api/v1/incidents", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404, 403),
+                new Row("GET", "/api/v1/incidents/" + UNKNOWN + "/history", null, 401, 404, 403, 404, 404, 403),
+                new Row("GET", "/api/v1/incident-counts?by=status", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/exception-groups", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/audit", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", asOf, null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/quarantine", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/topics/retention", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/replay-switch", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200, 403),
+                new Row("GET", "/v3/api-docs", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/swagger-ui/index.html", null, 401, 200, 403, 200, 200, 403),
                 // HEAD follows GET's rule: no existence oracle, no check run for a role that may not read
-                new Row("HEAD", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404),
-                new Row("HEAD", "/api/v1/incidents", null, 401, 200, 403, 200, 200),
-                new Row("HEAD", asOf, null, 401, 200, 403, 200, 200),
-                new Row("HEAD", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200),
-                new Row("HEAD", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200),
+                new Row("HEAD", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404, 403),
+                new Row("HEAD", "/api/v1/incidents", null, 401, 200, 403, 200, 200, 403),
+                new Row("HEAD", asOf, null, 401, 200, 403, 200, 200, 403),
+                new Row("HEAD", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200, 403),
+                new Row("HEAD", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200, 403),
                 // nothing that is not named: denied for everyone
-                new Row("GET", "/api/v1/not-an-endpoint", null, 401, 403, 403, 403, 403),
-                new Row("GET", "/webjars/not-there.js", null, 401, 403, 403, 403, 403),
-                new Row("GET", "/error", null, 401, 403, 403, 403, 403),
-                new Row("DELETE", "/api/v1/incidents/" + UNKNOWN, null, 401, 403, 403, 403, 403),
-                new Row("OPTIONS", "/api/v1/incidents", null, 401, 403, 403, 403, 403),
-                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/acknowledge", REASON, 401, 403, 403, 404, 404),
-                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/resolve", REASON, 401, 403, 403, 404, 404),
-                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/discard", REASON, 401, 403, 403, 404, 404),
-                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/replay", REASON, 401, 403, 403, 404, 404),
-                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/attempts/1/publish-unknown", REASON, 401, 403, 403, 403, 404),
-                new Row("PUT", "/api/v1/replay-switch", "{\"enabled\":false,\"reason\":\"matrix\"}", 401, 403, 403, 403, 200),
-                new Row("GET", "/actuator/health/readiness", null, 200, 200, 200, 200, 200),
-                new Row("HEAD", "/actuator/health/liveness", null, 200, 200, 200, 200, 200),
-                new Row("GET", "/actuator/info", null, 401, 403, 403, 403, 200),
-                new Row("GET", "/actuator/metrics", null, 401, 403, 403, 403, 404)); // exposed only if configured: 404 for admin
+                new Row("GET", "/api/v1/not-an-endpoint", null, 401, 403, 403, 403, 403, 403),
+                new Row("GET", "/webjars/not-there.js", null, 401, 403, 403, 403, 403, 403),
+                new Row("GET", "/error", null, 401, 403, 403, 403, 403, 403),
+                new Row("DELETE", "/api/v1/incidents/" + UNKNOWN, null, 401, 403, 403, 403, 403, 403),
+                new Row("OPTIONS", "/api/v1/incidents", null, 401, 403, 403, 403, 403, 403),
+                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/acknowledge", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/resolve", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/discard", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/replay", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/attempts/1/publish-unknown", REASON, 401, 403, 403, 403, 404, 403),
+                new Row("PUT", "/api/v1/replay-switch", "{\"enabled\":false,\"reason\":\"matrix\"}", 401, 403, 403, 403, 200, 403),
+                new Row("GET", "/actuator/health/readiness", null, 200, 200, 200, 200, 200, 200),
+                new Row("HEAD", "/actuator/health/liveness", null, 200, 200, 200, 200, 200, 200),
+                new Row("GET", "/actuator/info", null, 401, 403, 403, 403, 200, 403),
+                new Row("GET", "/actuator/metrics", null, 401, 403, 403, 403, 404, 403), // exposed only if configured: 404 for admin
+                new Row("GET", "/actuator/prometheus", null, 401, 403, 403, 403, 200, 200),
+                new Row("POST", "/actuator/prometheus", null, 401, 403, 403, 403, 405, 403));
         List<String> wrong = new ArrayList<>();
         for (Row row : rows) {
             for (int i = 0; i < CALLERS.size(); i++) {

@@ -8,7 +8,6 @@ import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -102,8 +101,6 @@ public class OutboxPoller implements SmartLifecycle {
         this.failed = Counter.builder("dlq.replay.publish_failed").description("replays FAILED after their last try").register(meters);
         this.claimedRows = DistributionSummary.builder("dlq.replay.claimed_rows").description("rows per round that claimed any")
                 .register(meters);
-        Gauge.builder("dlq.replay.outbox_pending", outbox, ReplayOutbox::pendingCount)
-                .description("outbox rows not decided yet").register(meters);
     }
 
     /** One pass: rounds until no due row is left, the switch is off, or the poller is stopped. Public for tests that drive it by hand. */

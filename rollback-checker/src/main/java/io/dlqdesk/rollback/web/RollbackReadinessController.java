@@ -2,6 +2,10 @@ package io.dlqdesk.rollback.web;
 
 import io.dlqdesk.rollback.check.ReadinessReport;
 import io.dlqdesk.rollback.check.RollbackChecker;
+import io.dlqdesk.rollback.check.Verdict;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.CacheControl;
@@ -40,9 +44,16 @@ public class RollbackReadinessController {
         this.maxWait = properties.maxWait();
     }
 
+    /** With the last verdict as a gauge: the {@link Verdict#exitCode()} (0 READY, 1 NOT_READY, 2 UNKNOWN), NaN before the first check. */
     @Bean
-    static SharedReadinessCheck sharedReadinessCheck(RollbackChecker checker, ReadinessEndpointProperties properties) {
-        return new SharedReadinessCheck(checker::check, properties.maxWaiters(), Clock.systemUTC());
+    static SharedReadinessCheck sharedReadinessCheck(RollbackChecker checker, ReadinessEndpointProperties properties,
+                                                     ObjectProvider<MeterRegistry> meters) {
+        SharedReadinessCheck checks = new SharedReadinessCheck(checker::check, properties.maxWaiters(), Clock.systemUTC());
+        meters.ifAvailable(registry -> Gauge.builder("dlq.rollback.verdict", checks,
+                        shared -> shared.lastReport().map(report -> (double) report.verdict().exitCode()).orElse(Double.NaN))
+                .description("the last rollback check's verdict: 0 READY, 1 NOT_READY, 2 UNKNOWN (NaN before the first check)")
+                .register(registry));
+        return checks;
     }
 
     @GetMapping(path = "/api/v1/rollback-readiness", produces = MediaType.APPLICATION_JSON_VALUE)

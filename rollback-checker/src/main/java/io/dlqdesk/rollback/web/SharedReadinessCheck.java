@@ -30,6 +30,7 @@ public final class SharedReadinessCheck implements AutoCloseable {
     private CompletableFuture<ReadinessReport> next;
     private int waiters;
     private Duration lastDuration = Duration.ofSeconds(5);
+    private ReadinessReport lastReport;
 
     public SharedReadinessCheck(Supplier<ReadinessReport> check, int maxWaiters, Clock clock) {
         if (maxWaiters < 1) {
@@ -67,6 +68,11 @@ public final class SharedReadinessCheck implements AutoCloseable {
         return lastDuration.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : lastDuration;
     }
 
+    /** The verdict of the check that finished last, if any has: what the metrics show, no check is run for them. */
+    public synchronized Optional<ReadinessReport> lastReport() {
+        return Optional.ofNullable(lastReport);
+    }
+
     /** Callers waiting for a verdict now (for tests and metrics). */
     public synchronized int waiting() {
         return waiters;
@@ -96,6 +102,7 @@ public final class SharedReadinessCheck implements AutoCloseable {
 
     private void finish(CompletableFuture<ReadinessReport> verdict, int sharing, ReadinessReport report) {
         synchronized (this) {
+            lastReport = report;
             waiters -= sharing;
             running = false;
             if (next != null) {

@@ -1,0 +1,33 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.ingest.quarantine.QuarantineGauges;
+import io.dlqdesk.projections.incident.OpenIncidentGauges;
+import io.dlqdesk.replay.outbox.OutboxGauges;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.axonframework.serialization.Serializer;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/** The gauges read from the database, each owned by the module whose table it reads, refreshed on one schedule. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(MetricsProperties.class)
+class MetricsWiring {
+
+    @Bean
+    GaugeRefresher gaugeRefresher(MetricsProperties properties, DataSource dataSource, MeterRegistry meters, Serializer serializer) {
+        Map<String, Runnable> families = new LinkedHashMap<>();
+        families.put("dlq.incidents.open", new OpenIncidentGauges(dataSource, properties.queryTimeout(), properties.maxSeriesPerFamily(), meters,
+                Clock.systemUTC())::refresh);
+        families.put("dlq.ingest.quarantined_records", new QuarantineGauges(dataSource, properties.queryTimeout(), meters)::refresh);
+        families.put("dlq.replay.outbox", new OutboxGauges(dataSource, properties.queryTimeout(), meters)::refresh);
+        families.put("dlq.processor.lag", new ProcessorLagGauges(dataSource, properties.queryTimeout(), properties.maxSeriesPerFamily(),
+                serializer, meters)::refresh);
+        return new GaugeRefresher(families, properties.refreshInterval());
+    }
+}

@@ -1,0 +1,85 @@
+package io.dlqdesk.projections.incident;
+
+import io.dlqdesk.projections.CappedSeries;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * Unresolved incidents (OPEN or ACKED) as gauges, read from incident_summary and incident_count by
+ * {@link #refresh()} on a schedule, one query per family, never on a scrape. Each labelled family is
+ * capped ({@link CappedSeries}); the oldest incident's age is computed at scrape time from the
+ * refreshed detection time, so it keeps growing between refreshes.
+ */
+public final class OpenIncidentGauges {
+
+    private static final String UNRESOLVED = "('OPEN', 'ACKED')";
+
+    private final JdbcTemplate jdbc;
+    private final Clock clock;
+    private final CappedSeries byLocation;
+    private final CappedSeries byException;
+    private final MultiGauge open;
+    private final MultiGauge openByException;
+    /** Written by the refreshing thread, read by scrapes; null while nothing is unresolved. */
+    private volatile Instant oldestDetectedAt;
+
+    public OpenIncidentGauges(DataSource dataSource, Duration queryTimeout, int maxSeries, MeterRegistry meters, Clock clock) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        jdbc.setQueryTimeout(Math.toIntExact(Math.max(1, queryTimeout.toSeconds())));
+        this.clock = clock;
+        this.byLocation = new CappedSeries(List.of("topic", "group", "status"), maxSeries);
+        this.byException = new CappedSeries(List.of("exception_group", "exception_class", "status"), maxSeries);
+        this.open = MultiGauge.builder("dlq.incidents.open").description("unresolved incidents per original topic, failing group and status")
+                .register(meters);
+        this.openByException = MultiGauge.builder("dlq.incidents.open.by_exception_group")
+                .description("unresolved incidents per exception group and status").register(meters);
+        Gauge.builder("dlq.incidents.oldest_open.age", this, OpenIncidentGauges::oldestAgeSeconds).baseUnit("seconds")
+                .description("time since the oldest unresolved incident was detected (0 when none)").register(meters);
+    }
+
+    /** One query per family; a failure leaves the last values in place and reaches the caller. */
+    public void refresh() {
+        refreshByLocation();
+        refreshByException();
+    }
+
+    private void refreshByLocation() {
+        Instant[] oldest = {null};
+        List<CappedSeries.Series> series = jdbc.query("SELECT topic, consumer_group, status, COUNT(*) AS incidents, MIN(detected_at) AS oldest"
+                        + " FROM incident_summary WHERE status IN " + UNRESOLVED + " GROUP BY topic, consumer_group, status",
+                (row, number) -> {
+                    Instant detected = row.getObject("oldest", LocalDateTime.class).toInstant(ZoneOffset.UTC); // stored as UTC
+                    if (oldest[0] == null || detected.isBefore(oldest[0])) {
+                        oldest[0] = detected;
+                    }
+                    return new CappedSeries.Series(List.of(row.getString("topic"), row.getString("consumer_group"), row.getString("status")),
+                            row.getLong("incidents"));
+                });
+        open.register(byLocation.rows(series), true);
+        oldestDetectedAt = oldest[0];
+    }
+
+    private void refreshByException() {
+        List<CappedSeries.Series> series = jdbc.query("SELECT c.value, COALESCE(g.exception_class, '') AS exception_class, c.status, c.incidents"
+                        + " FROM incident_count c LEFT JOIN exception_group g ON g.exception_group = c.value"
+                        + " WHERE c.dimension = 'EXCEPTION_GROUP' AND c.status IN " + UNRESOLVED + " AND c.incidents > 0",
+                (row, number) -> new CappedSeries.Series(List.of(row.getString("value"), row.getString("exception_class"), row.getString("status")),
+                        row.getLong("incidents")));
+        openByException.register(byException.rows(series), true);
+    }
+
+    private double oldestAgeSeconds() {
+        Instant oldest = oldestDetectedAt;
+        return oldest == null ? 0 : Math.max(0, Duration.between(oldest, clock.instant()).toMillis() / 1000.0);
+    }
+}
