@@ -8,6 +8,7 @@ import org.axonframework.serialization.Serializer;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -21,13 +22,14 @@ class MetricsWiring {
 
     @Bean
     GaugeRefresher gaugeRefresher(MetricsProperties properties, DataSource dataSource, MeterRegistry meters, Serializer serializer) {
+        // every refresh query is bounded by the same timeout
+        JdbcTemplate reads = new JdbcTemplate(dataSource);
+        reads.setQueryTimeout(Math.toIntExact(Math.max(1, properties.queryTimeout().toSeconds())));
         Map<String, Runnable> families = new LinkedHashMap<>();
-        families.put("dlq.incidents.open", new OpenIncidentGauges(dataSource, properties.queryTimeout(), properties.maxSeriesPerFamily(), meters,
-                Clock.systemUTC())::refresh);
-        families.put("dlq.ingest.quarantined_records", new QuarantineGauges(dataSource, properties.queryTimeout(), meters)::refresh);
-        families.put("dlq.replay.outbox", new OutboxGauges(dataSource, properties.queryTimeout(), meters)::refresh);
-        families.put("dlq.processor.lag", new ProcessorLagGauges(dataSource, properties.queryTimeout(), properties.maxSeriesPerFamily(),
-                serializer, meters)::refresh);
+        families.put("dlq.incidents.open", new OpenIncidentGauges(reads, properties.maxSeriesPerFamily(), meters, Clock.systemUTC())::refresh);
+        families.put("dlq.ingest.quarantined_records", new QuarantineGauges(reads, meters)::refresh);
+        families.put("dlq.replay.outbox", new OutboxGauges(reads, meters)::refresh);
+        families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), serializer, meters)::refresh);
         return new GaugeRefresher(families, properties.refreshInterval());
     }
 }

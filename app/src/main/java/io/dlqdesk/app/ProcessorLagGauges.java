@@ -8,12 +8,10 @@ import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.SimpleSerializedObject;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.sql.DataSource;
 
 /**
  * How far each processing group is behind the event store's head (max global_index), read from
@@ -27,9 +25,8 @@ final class ProcessorLagGauges {
     private final CappedSeries byGroup;
     private final MultiGauge lag;
 
-    ProcessorLagGauges(DataSource dataSource, Duration queryTimeout, int maxSeries, Serializer serializer, MeterRegistry meters) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        jdbc.setQueryTimeout(Math.toIntExact(Math.max(1, queryTimeout.toSeconds())));
+    ProcessorLagGauges(JdbcTemplate jdbc, int maxSeries, Serializer serializer, MeterRegistry meters) {
+        this.jdbc = jdbc;
         this.serializer = serializer;
         this.byGroup = new CappedSeries(List.of("processing_group"), maxSeries);
         this.lag = MultiGauge.builder("dlq.processor.lag").baseUnit("events")

@@ -4,9 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.sql.DataSource;
 
 /** Records in dlq_quarantine, counted by {@link #refresh()} on a schedule, never on a scrape. */
 public final class QuarantineGauges {
@@ -14,9 +12,8 @@ public final class QuarantineGauges {
     private final JdbcTemplate jdbc;
     private final AtomicLong records = new AtomicLong();
 
-    public QuarantineGauges(DataSource dataSource, Duration queryTimeout, MeterRegistry meters) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        jdbc.setQueryTimeout(Math.toIntExact(Math.max(1, queryTimeout.toSeconds())));
+    public QuarantineGauges(JdbcTemplate jdbc, MeterRegistry meters) {
+        this.jdbc = jdbc;
         Gauge.builder("dlq.ingest.quarantined_records", records, AtomicLong::get)
                 .description("DLQ records kept in quarantine (they can never become an incident)").register(meters);
     }

@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import javax.sql.DataSource;
 
 /**
  * Unresolved incidents (OPEN or ACKED) as gauges, read from incident_summary and incident_count by
@@ -33,9 +32,8 @@ public final class OpenIncidentGauges {
     /** Written by the refreshing thread, read by scrapes; null while nothing is unresolved. */
     private volatile Instant oldestDetectedAt;
 
-    public OpenIncidentGauges(DataSource dataSource, Duration queryTimeout, int maxSeries, MeterRegistry meters, Clock clock) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        jdbc.setQueryTimeout(Math.toIntExact(Math.max(1, queryTimeout.toSeconds())));
+    public OpenIncidentGauges(JdbcTemplate jdbc, int maxSeries, MeterRegistry meters, Clock clock) {
+        this.jdbc = jdbc;
         this.clock = clock;
         this.byLocation = new CappedSeries(List.of("topic", "group", "status"), maxSeries);
         this.byException = new CappedSeries(List.of("exception_group", "exception_class", "status"), maxSeries);

@@ -4,9 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.sql.DataSource;
 
 /**
  * PENDING outbox rows and how long the oldest has waited, read by {@link #refresh()} on a schedule,
@@ -18,9 +16,8 @@ public final class OutboxGauges {
     private final AtomicLong pending = new AtomicLong();
     private final AtomicLong oldestPendingAgeMillis = new AtomicLong();
 
-    public OutboxGauges(DataSource dataSource, Duration queryTimeout, MeterRegistry meters) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        jdbc.setQueryTimeout(Math.toIntExact(Math.max(1, queryTimeout.toSeconds())));
+    public OutboxGauges(JdbcTemplate jdbc, MeterRegistry meters) {
+        this.jdbc = jdbc;
         Gauge.builder("dlq.replay.outbox_pending", pending, AtomicLong::get).description("outbox rows not decided yet").register(meters);
         Gauge.builder("dlq.replay.outbox_oldest_pending.age", oldestPendingAgeMillis, millis -> millis.get() / 1000.0).baseUnit("seconds")
                 .description("how long the oldest undecided outbox row has waited (0 when none), as of the last refresh").register(meters);
