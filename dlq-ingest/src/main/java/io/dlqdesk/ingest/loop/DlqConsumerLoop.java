@@ -159,18 +159,29 @@ public final class DlqConsumerLoop {
     }
 
     /**
-     * With every partition paused while work is in flight, a poll would sleep its whole timeout however soon the
-     * workers finish (it was the ceiling of a storm: max-in-flight records per poll timeout). Then the loop waits
-     * for a worker to give back a slot instead, and polls without waiting. Returns how long the poll may wait.
+     * With every partition paused, a poll sleeps its whole timeout however soon the workers finish (it was the
+     * ceiling of a storm: max-in-flight records per poll timeout). So with work in flight the loop waits for a
+     * worker to give back a slot instead, and polls without waiting. With none in flight the pauses may be stale:
+     * the workers may all have finished after this round's pauses were decided. Nothing can change under the loop
+     * then, so it settles their outcomes and the pauses first. Returns how long the poll may wait.
      */
     private Duration awaitWorkersIfAllPaused() {
-        int inFlight = workers.inFlight();
-        Set<TopicPartition> assignment = consumer.assignment();
-        if (inFlight == 0 || assignment.isEmpty() || !consumer.paused().containsAll(assignment)) {
+        if (!allAssignedPaused()) {
             return settings.pollTimeout();
         }
-        workers.awaitFewerThan(inFlight, settings.pollTimeout());
-        return Duration.ZERO;
+        int inFlight = workers.inFlight();
+        if (inFlight > 0) {
+            workers.awaitFewerThan(inFlight, settings.pollTimeout());
+            return Duration.ZERO;
+        }
+        commit(partitions.partitions());
+        applyBackpressure();
+        return settings.pollTimeout(); // still all paused: held, or waiting on a commit that failed
+    }
+
+    private boolean allAssignedPaused() {
+        Set<TopicPartition> assignment = consumer.assignment();
+        return !assignment.isEmpty() && consumer.paused().containsAll(assignment);
     }
 
     /** Classifies each record before it takes a slot; first failures are collected for batched writing, the rest go to a worker each. */
