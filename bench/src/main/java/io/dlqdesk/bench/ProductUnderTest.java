@@ -38,6 +38,10 @@ final class ProductUnderTest implements AutoCloseable {
                 "--server.port=0", "--server.address=127.0.0.1", "--dlqdesk.ingest.topic-pattern=" + ingestPattern,
                 "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN"));
         args.addAll(List.of(AxonFloor.PROPERTIES));
+        String extra = System.getProperty("bench.product.args", ""); // e.g. a driver setting to try, without editing the shipped configuration
+        if (!extra.isBlank()) {
+            args.addAll(List.of(extra.trim().split("\\s+")));
+        }
         ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class, AxonFloor.class).run(args.toArray(String[]::new));
         ProductUnderTest product = new ProductUnderTest(app, broker);
         product.processor(AxonFloor.PROCESSING_GROUP).shutDown(); // only ever run alone, by the rebuild bench
