@@ -10,6 +10,7 @@ import io.dlqdesk.domain.api.OriginalTimestamp;
 import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayHeaders;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ReplayPolicy;
 import io.dlqdesk.domain.api.RequestReplayCommand;
@@ -47,7 +48,7 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Ingest's batch path on the real store: one append for a batch, create-only for new incidents, and races on the same ids. */
+/** Ingest's batch path on the real store: one append for a batch, create-only for new incidents, re-failures, and races on the same ids. */
 @RealInfrastructure
 class IngestBatchIT {
 
@@ -144,6 +145,63 @@ class IngestBatchIT {
         assertThat(app.getBean(JdbcTemplate.class).queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE payload_type LIKE '%.DuplicateDeliveryRecorded'"
                 + " AND aggregate_identifier IN (SELECT aggregate_identifier FROM domain_event_entry WHERE sequence_number = 0 AND payload LIKE ?)",
                 Integer.class, "%" + topic + "%")).isEqualTo(5);
+    }
+
+    /**
+     * Re-failures written in a batch end as they do one by one: the one passing the nine checks is a failure of its root,
+     * one naming the wrong attempt and one naming an unknown root each open a separate incident that records why, in the
+     * same batch as a first failure; the batch read again adds nothing.
+     */
+    @Test
+    void reFailuresInABatchAreCorrelatedOrOpenedSeparatelyAsOnTheirOwn() throws Exception {
+        String topic = "refail-" + NONCE;
+        IncidentWriter writer = app.getBean(IncidentWriter.class);
+        writer.handleAll(List.of(failure(topic, 0), failure(topic, 1)));
+        FailedRecord correlatedRoot = replayed(topic, 0);
+        FailedRecord wrongAttemptRoot = replayed(topic, 1);
+        List<Classified> batch = new ArrayList<>(List.of(
+                refailure(correlatedRoot, 40, IncidentId.forFailure(correlatedRoot).value(), "1"),
+                refailure(wrongAttemptRoot, 41, IncidentId.forFailure(wrongAttemptRoot).value(), "2"),
+                refailure(correlatedRoot, 42, IncidentId.of(new FailureKey(topic, 0, 999, "billing")).value(), "1"),
+                failure(topic, 7)));
+        Collections.shuffle(batch);
+
+        writer.handleAll(batch);
+        writer.handleAll(batch); // read again after a rebalance: nothing new
+
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        assertThat(jdbc.queryForList("SELECT aggregate_identifier FROM domain_event_entry WHERE payload_type LIKE '%.RetryFailureCorrelated'"
+                + " AND aggregate_identifier IN (?, ?)", String.class, IncidentId.forFailure(correlatedRoot).value(),
+                IncidentId.forFailure(wrongAttemptRoot).value())).containsExactly(IncidentId.forFailure(correlatedRoot).value());
+        assertThat(separatelyOpened(topic, "ATTEMPT_MISMATCH")).as("the wrong attempt's record").isEqualTo(1);
+        assertThat(separatelyOpened(topic, "ROOT_INCIDENT_MISMATCH")).as("the unknown root's record").isEqualTo(1);
+        assertThat(firstEvents(topic)).as("two roots, two separate incidents, one first failure").hasSize(5).doesNotHaveDuplicates();
+    }
+
+    /** The root's failure, replayed once (attempt 1) to its own partition. */
+    private static FailedRecord replayed(String topic, long offset) {
+        FailedRecord root = ((Classification.Failure) failure(topic, offset).classification()).failure();
+        ReplayOutcome outcome = app.getBean(CommandGateway.class).sendAndWait(new RequestReplayCommand(IncidentId.forFailure(root),
+                SourceRecordFacts.found(root.failureKey().location(), root.failureKey().offset(), root.key(), root.eventId(), root.valueHash()),
+                new ReplayPolicy(true, 3), true, "dlq-incident-desk", new OperatorAction("alice", "fixed", Instant.now())));
+        assertThat(outcome.attempt()).as(outcome.toString()).isEqualTo(1);
+        return root;
+    }
+
+    /** The replayed record failing again: read back at {@code replayedOffset}, dead-lettered with the replay's headers. */
+    private static Classified refailure(FailedRecord root, long replayedOffset, String namedRoot, String attempt) {
+        FailureKey key = root.failureKey();
+        FailedRecord again = new FailedRecord(new FailureKey(key.topic(), key.partition(), replayedOffset, key.consumerGroup()),
+                new RecordLocation(key.topic() + ".dlq", 0, 500 + replayedOffset), root.key(), root.eventId(), root.originalTimestamp(),
+                root.valueHash(), new ExceptionSummary("com.example.Broken", "broken again"));
+        ReplayHeaders headers = new ReplayHeaders(namedRoot, attempt, "dlq-incident-desk", key.consumerGroup());
+        return new Classified(new ConsumerRecord<>(key.topic() + ".dlq", 0, 500 + replayedOffset, null, new byte[0]),
+                new Classification.RetryFailure(again, headers));
+    }
+
+    private static int separatelyOpened(String topic, String mismatch) {
+        return app.getBean(JdbcTemplate.class).queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE sequence_number = 0"
+                + " AND payload LIKE ? AND payload LIKE ?", Integer.class, "%\"" + topic + "\"%", "%" + mismatch + "%");
     }
 
     private static IncidentWriter writer(StoredIncidents storedIncidents) {

@@ -151,8 +151,8 @@ public final class DlqConsumerLoop {
     /** One round, as named steps. */
     private void pollOnce() {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(awaitWorkersIfAllPaused());
-        List<Work> firstFailures = receive(records);
-        dispatchInBatches(firstFailures);
+        List<Work> failures = receive(records);
+        dispatchInBatches(failures);
         commit(partitions.partitions()); // applies what the workers reported first
         applyBackpressure();
         reportRound();
@@ -184,21 +184,21 @@ public final class DlqConsumerLoop {
         return !assignment.isEmpty() && consumer.paused().containsAll(assignment);
     }
 
-    /** Classifies each record before it takes a slot; first failures are collected for batched writing, the rest go to a worker each. */
+    /** Classifies each record before it takes a slot; failures and re-failures are collected for batched writing, the rest go to a worker each. */
     private List<Work> receive(ConsumerRecords<byte[], byte[]> records) {
-        List<Work> firstFailures = new ArrayList<>();
+        List<Work> failures = new ArrayList<>();
         for (TopicPartition partition : records.partitions()) {
             for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
                 if (partitions.isHeld(partition)) {
                     break; // seeked back to the holding record: the rest comes again after it
                 }
-                receive(partition, record, firstFailures);
+                receive(partition, record, failures);
             }
         }
-        return firstFailures;
+        return failures;
     }
 
-    private void receive(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, List<Work> firstFailures) {
+    private void receive(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, List<Work> failures) {
         metrics.consumed();
         Classification classification = classifier.apply(record);
         if (classification instanceof Classification.NotOurs) {
@@ -213,16 +213,16 @@ public final class DlqConsumerLoop {
             return;
         }
         Work work = new Work(partition, partitions.received(partition, record.offset()), record, classification);
-        if (classification instanceof Classification.Failure) {
-            firstFailures.add(work);
+        if (classification instanceof Classification.Failure || classification instanceof Classification.RetryFailure) {
+            failures.add(work);
         } else {
             workers.submit(work);
         }
     }
 
-    private void dispatchInBatches(List<Work> firstFailures) {
-        for (int from = 0; from < firstFailures.size(); from += settings.batchSize()) {
-            workers.submitBatch(List.copyOf(firstFailures.subList(from, Math.min(firstFailures.size(), from + settings.batchSize()))));
+    private void dispatchInBatches(List<Work> failures) {
+        for (int from = 0; from < failures.size(); from += settings.batchSize()) {
+            workers.submitBatch(List.copyOf(failures.subList(from, Math.min(failures.size(), from + settings.batchSize()))));
         }
     }
 

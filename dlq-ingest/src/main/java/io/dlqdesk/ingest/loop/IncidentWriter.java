@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -72,30 +73,31 @@ public class IncidentWriter implements RecordHandler {
     }
 
     /**
-     * First failures as one unit of work in one transaction: each command runs nested in it, so their
-     * events are appended together (one batched insert) and the batch costs one commit. Incidents the store
-     * does not hold yet (one read for the batch) are created without a load; the others go the usual way
-     * (a duplicate delivery, a failure key taken). Commands run in incident id order, since each aggregate
-     * stays locked until the batch ends: every writer takes them in the same order. Any failure rolls the
-     * whole batch back and the caller writes the records one by one.
+     * First failures and re-failures as one unit of work in one transaction: each command runs nested in it, so their
+     * events are appended together (one batched insert) and the batch costs one commit. Incidents the store does not
+     * hold yet (one read for the batch) are created without a load; the other first failures go the usual way (a
+     * duplicate delivery, a failure key taken), and each re-failure is correlated to its root exactly as on its own (a
+     * mismatch opens a separate incident in the same batch). Commands run in the order of the incident they address,
+     * since each aggregate stays locked until the batch ends: every writer takes them in the same order. Any failure
+     * that escapes rolls the whole batch back and the caller writes the records one by one.
      */
     @Override
     public void handleAll(List<Classified> records) throws Exception {
-        if (!records.stream().allMatch(classified -> classified.classification() instanceof Classification.Failure)) {
-            throw new IllegalArgumentException("only first failures are written in batches");
-        }
         Instant now = clock.instant();
-        List<OpenIncidentCommand> opens = records.stream()
-                .map(classified -> OpenIncidentCommand.forFailure(((Classification.Failure) classified.classification()).failure(), replayWindow, now))
-                .sorted(Comparator.comparing((OpenIncidentCommand open) -> open.incidentId().value()))
+        List<BatchedWrite> writes = records.stream().map(classified -> batched(classified.classification(), now))
+                .sorted(Comparator.comparing(BatchedWrite::addressed))
                 .toList();
-        Set<IncidentId> stored = storedIncidents.existing(opens.stream().map(OpenIncidentCommand::incidentId).distinct().toList());
+        Set<IncidentId> stored = storedIncidents.existing(writes.stream().map(BatchedWrite::opens).filter(Objects::nonNull)
+                .map(OpenIncidentCommand::incidentId).distinct().toList());
         Set<IncidentId> created = new HashSet<>();
         DefaultUnitOfWork<?> batch = DefaultUnitOfWork.startAndGet(null);
         batch.attachTransaction(transactionManager);
         ResultMessage<?> result = batch.executeWithResult(() -> {
-            for (OpenIncidentCommand open : opens) {
-                if (!stored.contains(open.incidentId()) && created.add(open.incidentId())) {
+            for (BatchedWrite write : writes) {
+                OpenIncidentCommand open = write.opens();
+                if (open == null) {
+                    correlate(write.refailure().failure(), write.refailure().headers());
+                } else if (!stored.contains(open.incidentId()) && created.add(open.incidentId())) {
                     commands.sendAndWait(new OpenNewIncidentCommand(open));
                 } else {
                     open(open);
@@ -107,6 +109,22 @@ public class IncidentWriter implements RecordHandler {
             Throwable failure = result.exceptionResult();
             throw failure instanceof Exception exception ? exception : new IllegalStateException("writing a batch failed", failure);
         }
+    }
+
+    /** One record of a batch: a first failure's command, or a re-failure; {@code addressed} is the incident it names first (the lock order). */
+    private record BatchedWrite(String addressed, OpenIncidentCommand opens, Classification.RetryFailure refailure) {
+    }
+
+    private BatchedWrite batched(Classification classification, Instant now) {
+        if (classification instanceof Classification.Failure failure) {
+            OpenIncidentCommand open = OpenIncidentCommand.forFailure(failure.failure(), replayWindow, now);
+            return new BatchedWrite(open.incidentId().value(), open, null);
+        }
+        if (classification instanceof Classification.RetryFailure retry) {
+            String root = retry.headers().rootIncidentId();
+            return new BatchedWrite(root == null ? "" : root, null, retry);
+        }
+        throw new IllegalArgumentException("only first failures and re-failures are written in batches, not " + classification);
     }
 
     private void correlate(FailedRecord failure, ReplayHeaders headers) {

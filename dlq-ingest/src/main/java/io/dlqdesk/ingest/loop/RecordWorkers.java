@@ -81,7 +81,7 @@ final class RecordWorkers {
     }
 
     /**
-     * First failures in one write (one transaction instead of one per record). If the batch fails,
+     * Failures and re-failures in one write (one transaction instead of one per record). If the batch fails,
      * each record goes on on its own, so one bad record cannot hold the others; a batch failure does
      * not count as a try of any of them.
      */
