@@ -129,6 +129,13 @@ class PrometheusIT {
                     .contains(jdbc.queryForObject("SELECT COUNT(*) FROM dlq_quarantine", Long.class).doubleValue());
         });
 
+        // the DLQ partition's records are all ingested and committed: no lag, and ingest is ready
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(gauge("dlq_ingest_partition_lag_records", Map.of("topic", DLQ_TOPIC, "partition", "0"))).contains(0.0);
+            assertThat(gauge("dlq_ingest_lag_records", Map.of())).contains(0.0);
+        });
+        assertThat(gauge("dlq_ingest_ready", Map.of())).contains(1.0);
+
         // every read model's processor has a lag series, and it drains to 0 once the events are applied
         await().atMost(WAIT).untilAsserted(() -> {
             for (String group : List.of("incident-summary", "incident-history", "incident-as-of", "rollback-facts", "replay-saga")) {
