@@ -2,6 +2,8 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.ingest.loop.DlqConsumerLoop;
 import io.dlqdesk.ingest.quarantine.QuarantineGauges;
+import io.dlqdesk.notifications.NotificationProperties;
+import io.dlqdesk.notifications.delivery.NotificationGauges;
 import io.dlqdesk.projections.incident.OpenIncidentGauges;
 import io.dlqdesk.replay.outbox.OutboxGauges;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +29,7 @@ class MetricsWiring {
 
     @Bean
     GaugeRefresher gaugeRefresher(MetricsProperties properties, DataSource dataSource, MeterRegistry meters, Serializer serializer,
-                                  ObjectProvider<DlqConsumerLoop> ingest) {
+                                  ObjectProvider<DlqConsumerLoop> ingest, NotificationProperties notifications) {
         // every refresh query is bounded by the same timeout
         JdbcTemplate reads = new JdbcTemplate(dataSource);
         reads.setQueryTimeout(Math.toIntExact(Math.max(1, properties.queryTimeout().toSeconds())));
@@ -38,6 +40,7 @@ class MetricsWiring {
         families.put("dlq.incidents.open", new OpenIncidentGauges(reads, properties.maxSeriesPerFamily(), meters, Clock.systemUTC())::refresh);
         families.put("dlq.ingest.quarantined_records", new QuarantineGauges(reads, meters)::refresh);
         families.put("dlq.replay.outbox", new OutboxGauges(reads, meters)::refresh);
+        families.put("dlq.notifications", new NotificationGauges(reads, notifications.webhooks(), meters)::refresh);
         families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), serializer, meters)::refresh);
         return new GaugeRefresher(families, properties.refreshInterval());
     }
