@@ -1,20 +1,33 @@
 package io.dlqdesk.app;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import io.dlqdesk.domain.api.ClaimJobReplayCommand;
+import io.dlqdesk.domain.api.CreateReplayJobCommand;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.PauseReplayJobCommand;
+import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.domain.api.ResumeReplayJobCommand;
 import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -98,6 +111,8 @@ class WebhookNotificationsIT {
         settings.put("dlqdesk.notifications.poll-interval", "200ms");
         settings.put("dlqdesk.notifications.initial-backoff", "200ms");
         settings.put("dlqdesk.notifications.max-backoff", "1s");
+        // short, so the failing receiver's notifications are given up within the test (the others are delivered well before)
+        settings.put("dlqdesk.notifications.retry-window", "10s");
         settings.put("dlqdesk.notifications.ingest-check-interval", "300ms");
         settings.put("dlqdesk.ingest.readiness-timeout", "3s");
         settings.put("dlqdesk.replay.poll-interval", "200ms");
@@ -234,6 +249,67 @@ class WebhookNotificationsIT {
         assertThat(body.path("facts").path("consumerGroup").asText()).isEqualTo(GROUP);
         assertSignedWith(FAST_SECRET, fast.received(reopened).get(0));
         orders.stop();
+    }
+
+    @Test
+    void aReceiverThatKeepsFailingPastTheRetryWindowHasItsNotificationGivenUpCountedAndLogged() throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger senderLog = (Logger) LoggerFactory.getLogger("io.dlqdesk.notifications.delivery.WebhookSender");
+        senderLog.addAppender(log);
+        try {
+            double givenUpBefore = counter("dlq.notifications.given_up", "failing");
+            String exceptionClass = "com.example." + NONCE + ".GivenUpException";
+            send(1, 7000, exceptionClass, "never taken");
+            JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+            await().atMost(WAIT).until(() -> !jdbc.queryForList("SELECT notification_id FROM notification_delivery WHERE receiver = 'failing'"
+                    + " AND body LIKE ?", String.class, "%" + exceptionClass + "%").isEmpty());
+            String id = jdbc.queryForObject("SELECT notification_id FROM notification_delivery WHERE receiver = 'failing' AND body LIKE ?",
+                    String.class, "%" + exceptionClass + "%");
+
+            await().atMost(WAIT).until(() -> "GAVE_UP".equals(status("failing", id)));
+            Map<String, Object> row = jdbc.queryForMap("SELECT tries, last_error, decided_at FROM notification_delivery WHERE receiver = 'failing'"
+                    + " AND notification_id = ?", id);
+            assertThat((Integer) row.get("tries")).isGreaterThanOrEqualTo(1);
+            assertThat((String) row.get("last_error")).isEqualTo("HTTP 500");
+            assertThat(row.get("decided_at")).isNotNull();
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(counter("dlq.notifications.given_up", "failing")).isGreaterThan(givenUpBefore);
+                assertThat(log.list).anySatisfy(event -> {
+                    assertThat(event.getLevel()).isEqualTo(Level.ERROR);
+                    assertThat(event.getFormattedMessage()).startsWith("webhook failing GAVE UP on notification " + id + " (new-exception-group)");
+                });
+            });
+            // the same notification, to a receiver that answers: delivered, not given up
+            await().atMost(WAIT).until(() -> "DELIVERED".equals(status("fast", id)));
+        } finally {
+            senderLog.detachAppender(log);
+        }
+    }
+
+    /** The job's own decisions are announced, an operator's pause is not (the same job: its events are handled in order). */
+    @Test
+    void aReplayJobThatPausesItselfAfterItsCanaryIsNotifiedAndAnOperatorsPauseIsNot() throws Exception {
+        ReplayJobId job = new ReplayJobId("job-" + NONCE);
+        CommandGateway commands = app.getBean(CommandGateway.class);
+        Instant now = Instant.now();
+        List<IncidentId> manifest = List.of(IncidentId.of(new FailureKey(ORDERS, 0, 9001, GROUP)), IncidentId.of(new FailureKey(ORDERS, 0, 9002, GROUP)),
+                IncidentId.of(new FailureKey(ORDERS, 0, 9003, GROUP)));
+        commands.sendAndWait(new CreateReplayJobCommand(job, "explicit list", manifest, new ReplayJobLimits(10, 5, 1, null),
+                new OperatorAction("operator", "bulk replay after the fix", now)));
+        commands.sendAndWait(new PauseReplayJobCommand(job, new OperatorAction("operator", "lunch", now)));
+        commands.sendAndWait(new ResumeReplayJobCommand(job, new OperatorAction("operator", "back", now)));
+        commands.sendAndWait(new ClaimJobReplayCommand(job, manifest.get(0), now)); // the canary of 1: the job pauses itself
+
+        Predicate<Request> paused = request -> request.json().path("event").asText().equals("replay-job-paused")
+                && request.json().path("facts").path("jobId").asText().equals(job.value());
+        await().atMost(WAIT).until(() -> !fast.received(paused).isEmpty());
+        assertThat(fast.received(paused)).allSatisfy(request -> {
+            assertThat(request.json().path("facts").path("reason").asText()).isEqualTo("CANARY");
+            assertThat(request.json().path("summary").asText()).contains(job.value()).contains("canary");
+        });
+        assertThat(app.getBean(JdbcTemplate.class).queryForObject("SELECT COUNT(*) FROM notification_delivery WHERE receiver = 'fast' AND body LIKE ?",
+                Integer.class, "%" + job.value() + "%")).as("one notification: the canary's, not the operator's pause").isEqualTo(1);
     }
 
     @Test
