@@ -32,23 +32,18 @@ public final class Deliveries {
         this.bodies = bodies;
     }
 
-    /** A row per receiver that wants it, due now; the same notification again adds nothing. Returns the rows added. */
-    public int enqueue(Notification notification) {
+    /** A row per receiver that wants it, due now; the same notification again adds nothing. */
+    public void enqueue(Notification notification) {
         List<Object[]> rows = new ArrayList<>();
         for (Webhook webhook : webhooks) {
             if (webhook.wants(notification.event())) {
                 rows.add(new Object[] {webhook.name(), notification.id(), notification.event().wireName(), bodies.render(notification, webhook.preset())});
             }
         }
-        if (rows.isEmpty()) {
-            return 0;
+        if (!rows.isEmpty()) {
+            jdbc.batchUpdate("INSERT IGNORE INTO notification_delivery (receiver, notification_id, event, body, status, tries,"
+                    + " created_at, next_attempt_at) VALUES (?, ?, ?, ?, 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", rows);
         }
-        int added = 0;
-        for (int count : jdbc.batchUpdate("INSERT IGNORE INTO notification_delivery (receiver, notification_id, event, body, status, tries,"
-                + " created_at, next_attempt_at) VALUES (?, ?, ?, ?, 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", rows)) {
-            added += Math.max(0, count);
-        }
-        return added;
     }
 
     /** One delivery taken. {@code age} is since it was written, by the database clock. */

@@ -45,6 +45,7 @@ final class WebhookSender {
     private volatile boolean running;
     private BackOffExecution backOff;
     private boolean failing;
+    private boolean databaseFailing;
 
     WebhookSender(Webhook webhook, Deliveries deliveries, NotificationMetrics metrics, Settings settings, Clock clock) {
         this.webhook = webhook;
@@ -74,8 +75,15 @@ final class WebhookSender {
         Duration wait = settings.pollInterval();
         try {
             wait = sendDue();
-        } catch (RuntimeException e) { // the database away: the rows stay, try again later
-            log.warn("webhook {}: could not read or record deliveries, trying again in {}: {}", webhook.name(), wait, e.toString());
+            if (databaseFailing) {
+                log.info("webhook {}: deliveries can be read and recorded again", webhook.name());
+            }
+            databaseFailing = false;
+        } catch (RuntimeException e) { // the database away: the rows stay, try again later; said once, not every round
+            if (!databaseFailing) {
+                log.warn("webhook {}: could not read or record deliveries, trying again every {}: {}", webhook.name(), wait, e.toString());
+            }
+            databaseFailing = true;
         } catch (Throwable e) {
             log.error("webhook {}: sender round failed", webhook.name(), e);
         }
