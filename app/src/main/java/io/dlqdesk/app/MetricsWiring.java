@@ -1,10 +1,14 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.ingest.loop.DlqConsumerLoop;
 import io.dlqdesk.ingest.quarantine.QuarantineGauges;
+import io.dlqdesk.notifications.NotificationProperties;
+import io.dlqdesk.notifications.delivery.NotificationGauges;
 import io.dlqdesk.projections.incident.OpenIncidentGauges;
 import io.dlqdesk.replay.outbox.OutboxGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.serialization.Serializer;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,20 +19,28 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
 
-/** The gauges read from the database, each owned by the module whose table it reads, refreshed on one schedule. */
+/**
+ * The gauges read from the database, each owned by the module whose table it reads, refreshed on one schedule; with
+ * them the ingest loop's per-partition lag, capped like the others.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(MetricsProperties.class)
 class MetricsWiring {
 
     @Bean
-    GaugeRefresher gaugeRefresher(MetricsProperties properties, DataSource dataSource, MeterRegistry meters, Serializer serializer) {
+    GaugeRefresher gaugeRefresher(MetricsProperties properties, DataSource dataSource, MeterRegistry meters, Serializer serializer,
+                                  ObjectProvider<DlqConsumerLoop> ingest, NotificationProperties notifications) {
         // every refresh query is bounded by the same timeout
         JdbcTemplate reads = new JdbcTemplate(dataSource);
         reads.setQueryTimeout(Math.toIntExact(Math.max(1, properties.queryTimeout().toSeconds())));
         Map<String, Runnable> families = new LinkedHashMap<>();
+        // first: in memory, so a slow database never delays it
+        ingest.ifAvailable(loop -> families.put("dlq.ingest.partition.lag",
+                new IngestLagGauges(loop.health(), properties.maxSeriesPerFamily(), meters)::refresh));
         families.put("dlq.incidents.open", new OpenIncidentGauges(reads, properties.maxSeriesPerFamily(), meters, Clock.systemUTC())::refresh);
         families.put("dlq.ingest.quarantined_records", new QuarantineGauges(reads, meters)::refresh);
         families.put("dlq.replay.outbox", new OutboxGauges(reads, meters)::refresh);
+        families.put("dlq.notifications", new NotificationGauges(reads, notifications.webhooks(), meters)::refresh);
         families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), serializer, meters)::refresh);
         return new GaugeRefresher(families, properties.refreshInterval());
     }

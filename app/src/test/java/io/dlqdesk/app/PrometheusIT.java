@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,6 +24,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,21 +47,28 @@ class PrometheusIT {
     private static final String DLQ_TOPIC = "it-" + NONCE + "-orders.dlq";
     private static final String ORIGINAL = "orders-" + NONCE;
     private static final String GROUP = "billing-" + NONCE;
+    /** A source topic keeping records a day, less than the replay window: flagged, so the flag family has a series. */
+    private static final String SHORT_LIVED = "short-" + NONCE;
     private static ConfigurableApplicationContext app;
     private static String strayReplay;
 
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) throws Exception {
         IngestLedger.createTopic(broker, DLQ_TOPIC, 1, Map.of());
-        app = RunningApp.start(database, broker, Map.of(
-                "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
-                "dlqdesk.ingest.topic-pattern", "it-" + NONCE + "-.*\\.dlq",
-                "dlqdesk.ingest.group-id", "ingest-" + NONCE,
+        IngestLedger.createTopic(broker, SHORT_LIVED, 1, Map.of("retention.ms", "86400000"));
+        app = RunningApp.start(database, broker, Map.ofEntries(
+                // a receiver nobody listens for (a closed loopback port): its notification counters and backlog gauges exist
+                Map.entry("dlqdesk.notifications.webhooks[0].name", "scraped"),
+                Map.entry("dlqdesk.notifications.webhooks[0].url", "http://127.0.0.1:" + closedPort() + "/hook"),
+                Map.entry("dlqdesk.retention.topics", SHORT_LIVED),
+                Map.entry("dlqdesk.events-topic", "it-" + NONCE + "-incident-events"),
+                Map.entry("dlqdesk.ingest.topic-pattern", "it-" + NONCE + "-.*\\.dlq"),
+                Map.entry("dlqdesk.ingest.group-id", "ingest-" + NONCE),
                 // the stray outbox row below must stay PENDING: nothing publishes it
-                "dlqdesk.replay.force-off", "true",
-                "dlqdesk.rollback.observation-interval", "100ms",
-                "dlqdesk.metrics.refresh-interval", "1s",
-                "dlqdesk.metrics.query-timeout", "1s"));
+                Map.entry("dlqdesk.replay.force-off", "true"),
+                Map.entry("dlqdesk.rollback.observation-interval", "100ms"),
+                Map.entry("dlqdesk.metrics.refresh-interval", "1s"),
+                Map.entry("dlqdesk.metrics.query-timeout", "1s")));
     }
 
     @AfterAll
@@ -129,6 +142,13 @@ class PrometheusIT {
                     .contains(jdbc.queryForObject("SELECT COUNT(*) FROM dlq_quarantine", Long.class).doubleValue());
         });
 
+        // the DLQ partition's records are all ingested and committed: no lag, and ingest is ready
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(gauge("dlq_ingest_partition_lag_records", Map.of("topic", DLQ_TOPIC, "partition", "0"))).contains(0.0);
+            assertThat(gauge("dlq_ingest_lag_records", Map.of())).contains(0.0);
+        });
+        assertThat(gauge("dlq_ingest_ready", Map.of())).contains(1.0);
+
         // every read model's processor has a lag series, and it drains to 0 once the events are applied
         await().atMost(WAIT).untilAsserted(() -> {
             for (String group : List.of("incident-summary", "incident-history", "incident-as-of", "rollback-facts", "replay-saga")) {
@@ -159,6 +179,35 @@ class PrometheusIT {
             default -> throw new AssertionError("unexpected " + check.statusCode() + " " + check.body());
         };
         assertThat(gauge("dlq_rollback_verdict", Map.of())).contains(verdict);
+    }
+
+    /**
+     * The shipped alert rules and dashboard against what the running service serves after real activity: every metric
+     * their queries select (and every dlq_ name their texts point at) is in the scrape, so a renamed metric fails here.
+     */
+    @Test
+    void theAlertRulesAndTheDashboardUseOnlyMetricsTheServiceServes(KafkaBroker broker) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
+            // its own topic and group: the other tests count incidents of theirs
+            producer.send(DltRecord.failure("ops-" + ORIGINAL, 0, 100, "ops-" + GROUP).to(DLQ_TOPIC, 0)).get(30, TimeUnit.SECONDS);
+        }
+        RunningApp.get(app, "/api/v1/rollback-readiness", "deployer", RunningApp.PASSWORD); // a verdict, whichever
+        Map<String, Set<String>> used = OpsFiles.metricNamesIn(OpsFiles.alertRules(), OpsFiles.dashboardQueries());
+        assertThat(used).isNotEmpty();
+        await().atMost(WAIT).untilAsserted(() -> {
+            HttpResponse<String> scrape = RunningApp.get(app, PATH, "metrics", RunningApp.PASSWORD);
+            Set<String> served = OpsFiles.scrapedNames(scrape.body());
+            Map<String, Set<String>> missing = new TreeMap<>();
+            used.forEach((query, names) -> names.stream().filter(name -> !served.contains(name))
+                    .forEach(name -> missing.computeIfAbsent(query, q -> new TreeSet<>()).add(name)));
+            assertThat(missing).as("metrics used in ops/ that /actuator/prometheus does not serve").isEmpty();
+        });
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
     }
 
     private static Map<String, String> with(Map<String, String> labels, String name, String value) {

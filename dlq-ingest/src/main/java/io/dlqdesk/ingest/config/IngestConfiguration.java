@@ -20,9 +20,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.SmartLifecycle;
@@ -138,6 +142,13 @@ public class IngestConfiguration {
     @Bean
     HealthIndicator dlqIngestLivenessHealthIndicator(ObjectProvider<DlqConsumerLoop> loop, IngestProperties properties) {
         return indicator(loop, running -> IngestHealthIndicator.liveness(running.health(), properties.livenessTimeout(), Clock.systemUTC()));
+    }
+
+    /** Readiness as a number, for alert rules: 1 while {@code dlqIngest} is UP, else 0 (read at scrape time). */
+    @Bean
+    MeterBinder dlqIngestReadyGauge(@Qualifier("dlqIngestHealthIndicator") HealthIndicator readiness) {
+        return registry -> Gauge.builder("dlq.ingest.ready", readiness, indicator -> Status.UP.equals(indicator.health().getStatus()) ? 1 : 0)
+                .description("1 while DLQ ingest is ready (readiness component dlqIngest UP), else 0").register(registry);
     }
 
     private static HealthIndicator indicator(ObjectProvider<DlqConsumerLoop> loop, Function<DlqConsumerLoop, HealthIndicator> of) {

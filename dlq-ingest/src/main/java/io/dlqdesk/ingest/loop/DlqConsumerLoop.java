@@ -47,6 +47,7 @@ public final class DlqConsumerLoop {
 
     // owned by the loop thread
     private final PartitionStates partitions = new PartitionStates();
+    private final IngestLag lag = new IngestLag();
     private BrokerConnection broker;
     /** Whether a record left its slot since the last round ended. */
     private boolean recordsLeftTheirSlots;
@@ -287,6 +288,7 @@ public final class DlqConsumerLoop {
     /** The heartbeat moves only when a round completes, so a loop that keeps failing goes stale. */
     private void reportRound() {
         metrics.awaitingCommit(partitions.awaitingCommit());
+        health.lag(lag.measure(consumer, partitions)); // the consumer is this thread's: measured here, published as a snapshot
         health.roundCompleted(workers.inFlight(), recordsLeftTheirSlots, broker.open(), partitions.heldPartitions());
         recordsLeftTheirSlots = false;
     }
@@ -311,6 +313,7 @@ public final class DlqConsumerLoop {
         partitions.forgetAll();
         workers.drainOutcomes(outcome -> { }); // of assignments that just ended
         health.blocked(Map.of());
+        health.lag(Map.of());
         sleep(settings.restartBackoff());
     }
 

@@ -47,6 +47,9 @@ public final class IngestMetrics {
                 .description("time since the poll loop last polled").register(registry);
         Gauge.builder("dlq.ingest.paused_partitions", health, h -> h.blockedPartitions().size())
                 .description("partitions held at a malformed record (pause-partition policy)").register(registry);
+        Gauge.builder("dlq.ingest.lag", health, LoopHealth::lag).baseUnit("records")
+                .description("records behind the log end over the DLQ partitions this instance holds: not fetched yet, or received and not committed")
+                .register(registry);
         awaitingCommit = MultiGauge.builder("dlq.ingest.awaiting_commit").description("received records not yet committed, per partition")
                 .register(registry);
     }

@@ -1,5 +1,7 @@
 package io.dlqdesk.ingest.loop;
 
+import org.apache.kafka.common.TopicPartition;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +25,7 @@ public final class LoopHealth {
     private volatile String lastError;
     private volatile boolean databaseUnreachable;
     private volatile String lastWriteFailure;
+    private volatile Map<TopicPartition, Long> lag = Map.of();
 
     public LoopHealth(Clock clock) {
         this.clock = clock;
@@ -42,6 +45,7 @@ public final class LoopHealth {
 
     void stopped() {
         running = false;
+        lag = Map.of(); // a stopped loop holds no partition
     }
 
     /** The end of one poll round: the heartbeat moves only here, so a loop that keeps failing goes stale. */
@@ -56,6 +60,11 @@ public final class LoopHealth {
             lastBrokerContact = now;
         }
         lastPoll = now;
+    }
+
+    /** Each round, from the loop thread: records behind the log end per partition it holds. */
+    void lag(Map<TopicPartition, Long> byPartition) {
+        lag = Map.copyOf(byPartition);
     }
 
     void blocked(Map<String, String> blocked) {
@@ -118,6 +127,20 @@ public final class LoopHealth {
     /** The latest failed write, with its kind (CONNECTION, TRANSIENT or RECORD). */
     public String lastWriteFailure() {
         return lastWriteFailure;
+    }
+
+    /**
+     * Records behind the log end per partition this loop holds, as of its last round: received and not committed
+     * yet, plus those not fetched yet (the log end as the consumer last saw it: a partition paused for a while shows
+     * the end of its last fetch).
+     */
+    public Map<TopicPartition, Long> lagByPartition() {
+        return lag;
+    }
+
+    /** {@link #lagByPartition()} summed. */
+    public long lag() {
+        return lag.values().stream().mapToLong(Long::longValue).sum();
     }
 
     double pollAgeSeconds() {

@@ -8,7 +8,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The partitions this consumer holds: for each, its current {@link Assignment}, its prefix
@@ -154,6 +156,16 @@ final class PartitionStates {
         Map<String, Integer> awaiting = new HashMap<>();
         states.forEach((partition, state) -> awaiting.put(partition.toString(), state.progress.awaitingCommit()));
         return awaiting;
+    }
+
+    /**
+     * Records behind the log end, per partition held: received and not committed yet, plus those not fetched yet
+     * ({@code notFetched}: the consumer's lag behind the log end it last saw, empty while it knows none).
+     */
+    Map<TopicPartition, Long> lag(Function<TopicPartition, OptionalLong> notFetched) {
+        Map<TopicPartition, Long> lag = new HashMap<>();
+        states.forEach((partition, state) -> lag.put(partition, state.progress.awaitingCommit() + notFetched.apply(partition).orElse(0)));
+        return lag;
     }
 
     private State state(TopicPartition partition) {

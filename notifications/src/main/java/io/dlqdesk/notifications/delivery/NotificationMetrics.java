@@ -1,0 +1,43 @@
+package io.dlqdesk.notifications.delivery;
+
+import io.dlqdesk.notifications.NotificationProperties.Webhook;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Counters of the senders, per receiver (configured, so bounded), registered at start so every receiver's series
+ * exists before its first delivery: {@code dlq.notifications.delivered}, {@code .failed_tries}, {@code .given_up}.
+ */
+public final class NotificationMetrics {
+
+    private final Map<String, Counter> delivered = new HashMap<>();
+    private final Map<String, Counter> failedTries = new HashMap<>();
+    private final Map<String, Counter> givenUp = new HashMap<>();
+
+    public NotificationMetrics(MeterRegistry meters, List<Webhook> webhooks) {
+        for (Webhook webhook : webhooks) {
+            delivered.put(webhook.name(), Counter.builder("dlq.notifications.delivered").tag("receiver", webhook.name())
+                    .description("notifications the receiver answered with 2xx").register(meters));
+            failedTries.put(webhook.name(), Counter.builder("dlq.notifications.failed_tries").tag("receiver", webhook.name())
+                    .description("delivery tries that failed (no answer in time, refused, or not 2xx); retried with backoff").register(meters));
+            givenUp.put(webhook.name(), Counter.builder("dlq.notifications.given_up").tag("receiver", webhook.name())
+                    .description("notifications given up after the retry window (each also logged at ERROR)").register(meters));
+        }
+    }
+
+    void delivered(String receiver) {
+        delivered.get(receiver).increment();
+    }
+
+    void failedTry(String receiver) {
+        failedTries.get(receiver).increment();
+    }
+
+    void gaveUp(String receiver) {
+        givenUp.get(receiver).increment();
+    }
+}

@@ -1,0 +1,167 @@
+package io.dlqdesk.notifications.delivery;
+
+import io.dlqdesk.notifications.NotificationProperties.Webhook;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.BackOffExecution;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends one receiver's deliveries, one at a time, on a thread of its own: another receiver's slowness or failures
+ * never reach it, and it never touches ingest, replay or the event processors. A failed try backs the receiver off
+ * (Spring's {@link BackOff}, reset by the next success) and is recorded on its row; the first failed try after the
+ * retry window gives the row up, logged at ERROR and counted. Everything here but the scheduler is owned by its thread.
+ */
+final class WebhookSender {
+
+    private static final Logger log = LoggerFactory.getLogger(WebhookSender.class);
+    private static final int MAX_ANSWER_IN_ERROR = 200;
+
+    /** How the senders run: the poll interval when nothing is due, the backoff after a failed try, the retry window. */
+    record Settings(Duration pollInterval, BackOff backOff, Duration retryWindow) {
+    }
+
+    private final Webhook webhook;
+    private final Deliveries deliveries;
+    private final NotificationMetrics metrics;
+    private final Settings settings;
+    private final Clock clock;
+    private final HttpClient http;
+    private final Duration lease;
+    private final ScheduledExecutorService thread;
+    private volatile boolean running;
+    private BackOffExecution backOff;
+    private boolean failing;
+    private boolean databaseFailing;
+
+    WebhookSender(Webhook webhook, Deliveries deliveries, NotificationMetrics metrics, Settings settings, Clock clock) {
+        this.webhook = webhook;
+        this.deliveries = deliveries;
+        this.metrics = metrics;
+        this.settings = settings;
+        this.clock = clock;
+        this.http = HttpClient.newBuilder().connectTimeout(webhook.timeout()).followRedirects(HttpClient.Redirect.NEVER).build();
+        // longer than any one try, so a row is never taken by a second sender while the first still waits for the answer
+        this.lease = webhook.timeout().multipliedBy(2).plusSeconds(30);
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("webhook-" + webhook.name() + "-");
+        threads.setDaemon(true);
+        this.thread = Executors.newSingleThreadScheduledExecutor(threads);
+    }
+
+    void start() {
+        running = true;
+        thread.execute(this::round);
+    }
+
+    void stop() {
+        running = false;
+        thread.shutdownNow(); // a try cut short stays PENDING under its lease and is sent again
+    }
+
+    private void round() {
+        Duration wait = settings.pollInterval();
+        try {
+            wait = sendDue();
+            if (databaseFailing) {
+                log.info("webhook {}: deliveries can be read and recorded again", webhook.name());
+            }
+            databaseFailing = false;
+        } catch (RuntimeException e) { // the database away: the rows stay, try again later; said once, not every round
+            if (!databaseFailing) {
+                log.warn("webhook {}: could not read or record deliveries, trying again every {}: {}", webhook.name(), wait, e.toString());
+            }
+            databaseFailing = true;
+        } catch (Throwable e) {
+            log.error("webhook {}: sender round failed", webhook.name(), e);
+        }
+        if (running) {
+            thread.schedule(this::round, wait.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Sends due rows until none is due or one fails; returns how long to wait before the next round. */
+    private Duration sendDue() {
+        while (running) {
+            Optional<Deliveries.Claimed> next = deliveries.claimNext(webhook.name(), lease);
+            if (next.isEmpty()) {
+                return settings.pollInterval();
+            }
+            Deliveries.Claimed delivery = next.get();
+            String failure = post(delivery);
+            if (failure == null) {
+                deliveries.delivered(delivery.id());
+                metrics.delivered(webhook.name());
+                if (failing) {
+                    log.info("webhook {} accepts deliveries again", webhook.name());
+                }
+                failing = false;
+                backOff = null;
+                continue;
+            }
+            metrics.failedTry(webhook.name());
+            if (delivery.age().compareTo(settings.retryWindow()) >= 0) {
+                deliveries.gaveUp(delivery.id(), failure);
+                metrics.gaveUp(webhook.name());
+                log.error("webhook {} GAVE UP on notification {} ({}) after {} tries over {} (retry window {}): {}", webhook.name(),
+                        delivery.notificationId(), delivery.event(), delivery.tries() + 1, delivery.age(), settings.retryWindow(), failure);
+                continue;
+            }
+            if (backOff == null) {
+                backOff = settings.backOff().start();
+            }
+            Duration wait = Duration.ofMillis(backOff.nextBackOff());
+            deliveries.retryLater(delivery.id(), failure, wait);
+            if (!failing) {
+                log.warn("webhook {}: delivery of {} ({}) failed, retrying with backoff (next in {}): {}", webhook.name(), delivery.notificationId(),
+                        delivery.event(), wait, failure);
+            }
+            failing = true;
+            return wait;
+        }
+        return settings.pollInterval();
+    }
+
+    /** Null when the receiver answered 2xx, else what went wrong. */
+    private String post(Deliveries.Claimed delivery) {
+        byte[] body = delivery.body().getBytes(StandardCharsets.UTF_8);
+        long timestamp = clock.instant().getEpochSecond();
+        HttpRequest.Builder request = HttpRequest.newBuilder(webhook.url()).timeout(webhook.timeout())
+                .header("Content-Type", "application/json; charset=utf-8")
+                .header("User-Agent", "dlq-incident-desk")
+                .header("X-DlqDesk-Event", delivery.event())
+                .header("X-DlqDesk-Delivery", delivery.notificationId())
+                .header(WebhookSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (webhook.secret() != null) {
+            request.header(WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(webhook.secret(), timestamp, body));
+        }
+        try {
+            HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() / 100 == 2) {
+                return null;
+            }
+            String text = answer.body() == null ? "" : answer.body();
+            return "HTTP " + answer.statusCode() + (text.isBlank() ? "" : ": " + (text.length() > MAX_ANSWER_IN_ERROR
+                    ? text.substring(0, MAX_ANSWER_IN_ERROR) + "…" : text));
+        } catch (IOException e) {
+            return e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+            return "interrupted: the service is stopping";
+        }
+    }
+}

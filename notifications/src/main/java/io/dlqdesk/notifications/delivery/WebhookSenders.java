@@ -1,0 +1,82 @@
+package io.dlqdesk.notifications.delivery;
+
+import io.dlqdesk.notifications.NotificationProperties.Webhook;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.util.backoff.BackOff;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** One {@link WebhookSender} per configured receiver, and the clean-up of decided rows, on every instance. */
+public final class WebhookSenders implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(WebhookSenders.class);
+    private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
+    private static final int PURGE_BATCH = 1000;
+
+    private final List<Webhook> webhooks;
+    private final Deliveries deliveries;
+    private final NotificationMetrics metrics;
+    private final WebhookSender.Settings settings;
+    private final Duration keepDecided;
+    private final List<WebhookSender> running = new ArrayList<>();
+    private ScheduledExecutorService housekeeping;
+
+    public WebhookSenders(List<Webhook> webhooks, Deliveries deliveries, NotificationMetrics metrics, Duration pollInterval,
+                          BackOff backOff, Duration retryWindow, Duration keepDecided) {
+        this.webhooks = List.copyOf(webhooks);
+        this.deliveries = deliveries;
+        this.metrics = metrics;
+        this.settings = new WebhookSender.Settings(pollInterval, backOff, retryWindow);
+        this.keepDecided = keepDecided;
+    }
+
+    @Override
+    public synchronized void start() {
+        for (Webhook webhook : webhooks) {
+            WebhookSender sender = new WebhookSender(webhook, deliveries, metrics, settings, Clock.systemUTC());
+            sender.start();
+            running.add(sender);
+        }
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("webhook-housekeeping-");
+        threads.setDaemon(true);
+        housekeeping = Executors.newSingleThreadScheduledExecutor(threads);
+        housekeeping.scheduleWithFixedDelay(this::purge, PURGE_EVERY.toMillis(), PURGE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        if (!webhooks.isEmpty()) {
+            log.info("webhook senders started for {}", webhooks);
+        }
+    }
+
+    private void purge() {
+        try {
+            while (deliveries.purgeDecided(keepDecided, PURGE_BATCH) == PURGE_BATCH) {
+                // more to delete: another batch, each its own short statement
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not delete decided notification deliveries; trying again in {}: {}", PURGE_EVERY, e.toString());
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        running.forEach(WebhookSender::stop);
+        running.clear();
+        if (housekeeping != null) {
+            housekeeping.shutdownNow();
+            housekeeping = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return housekeeping != null;
+    }
+}
