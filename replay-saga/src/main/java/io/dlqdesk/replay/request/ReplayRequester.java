@@ -1,21 +1,29 @@
 package io.dlqdesk.replay.request;
 
+import io.dlqdesk.domain.api.EvaluateReplayCommand;
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.record.EventIdExtractor;
+import io.dlqdesk.replay.job.JobMetadata;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
 
 /**
  * Asks for a replay: reads the source record at the incident's recorded location (a side effect, so
@@ -48,9 +56,17 @@ public class ReplayRequester {
      * @throws SourceUnavailableException when the broker could not be asked: nothing is recorded then
      */
     public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
-        SourceRecordFacts facts = facts(incidentId, reader.read(recordedLocation));
-        ReplayOutcome outcome = commands.sendAndWait(new RequestReplayCommand(incidentId, facts,
-                policies.forTopic(recordedLocation.topic()), replaySwitch.isOn(), ledgerName, requestedBy));
+        return request(incidentId, recordedLocation, requestedBy, null);
+    }
+
+    /**
+     * The same request made by a replay job: {@code job} goes into the command's metadata, and from there onto the events
+     * it appends, so the incident's history names the job that asked.
+     */
+    public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy, ReplayJobId job) {
+        RequestReplayCommand request = command(incidentId, recordedLocation, requestedBy);
+        ReplayOutcome outcome = commands.sendAndWait(job == null ? request
+                : GenericCommandMessage.asCommandMessage(request).andMetaData(Map.of(JobMetadata.KEY, job.value())));
         if (outcome.attempt() != null) {
             log.info("replay of {} accepted as attempt {} (by {}: {})", incidentId, outcome.attempt(), requestedBy.principal(),
                     requestedBy.reason());
@@ -58,6 +74,23 @@ public class ReplayRequester {
             log.info("replay of {} refused: {} (by {})", incidentId, outcome.refusals(), requestedBy.principal());
         }
         return outcome;
+    }
+
+    /**
+     * A dry run: the source record is read back as for a request (a bounded side effect) and the incident evaluates the
+     * same conditions, recording nothing.
+     *
+     * @return every condition that would refuse the replay; empty when it would be requested
+     * @throws SourceUnavailableException when the broker could not be asked
+     */
+    public List<ReplayRefusal> evaluate(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        return commands.sendAndWait(new EvaluateReplayCommand(command(incidentId, recordedLocation, requestedBy)));
+    }
+
+    private RequestReplayCommand command(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        SourceRecordFacts facts = facts(incidentId, reader.read(recordedLocation));
+        return new RequestReplayCommand(incidentId, facts, policies.forTopic(recordedLocation.topic()), replaySwitch.isOn(), ledgerName,
+                requestedBy);
     }
 
     private SourceRecordFacts facts(IncidentId incidentId, SourceRead read) {
