@@ -2,6 +2,7 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.ingest.quarantine.QuarantineGauges;
 import io.dlqdesk.projections.incident.OpenIncidentGauges;
+import io.dlqdesk.projections.job.ReplayJobGauges;
 import io.dlqdesk.replay.outbox.OutboxGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.serialization.Serializer;
@@ -29,6 +30,7 @@ class MetricsWiring {
         families.put("dlq.incidents.open", new OpenIncidentGauges(reads, properties.maxSeriesPerFamily(), meters, Clock.systemUTC())::refresh);
         families.put("dlq.ingest.quarantined_records", new QuarantineGauges(reads, meters)::refresh);
         families.put("dlq.replay.outbox", new OutboxGauges(reads, meters)::refresh);
+        families.put("dlq.replay.jobs", new ReplayJobGauges(reads, meters)::refresh);
         families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), serializer, meters)::refresh);
         return new GaugeRefresher(families, properties.refreshInterval());
     }
