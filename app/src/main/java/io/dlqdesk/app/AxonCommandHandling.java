@@ -7,7 +7,9 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.config.AggregateConfigurer;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventsourcing.AggregateFactory;
 import org.axonframework.eventsourcing.EventCountSnapshotTriggerDefinition;
+import org.axonframework.eventsourcing.GenericAggregateFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -36,6 +38,12 @@ class AxonCommandHandling {
     ConfigurerModule replayJobAggregate() {
         return configurer -> configurer.configureAggregate(AggregateConfigurer.defaultConfiguration(ReplayJob.class)
                 .configureSnapshotTrigger(config -> new EventCountSnapshotTriggerDefinition(config.snapshotter(), JOB_SNAPSHOT_EVERY)));
+    }
+
+    /** The snapshotter (Spring's) finds how to create a job among the context's aggregate factories. */
+    @Bean
+    AggregateFactory<ReplayJob> replayJobFactory() {
+        return new GenericAggregateFactory<>(ReplayJob.class);
     }
 
     /**
