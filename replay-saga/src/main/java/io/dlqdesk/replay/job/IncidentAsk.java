@@ -8,18 +8,23 @@ import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.replay.request.ReplayRequester;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 
 /**
- * Asks one claimed incident of a job for its replay, exactly as a single replay is asked ({@link ReplayRequester}: the
- * source record read back, then the incident's own conditions), with the job named in the request's metadata. First it
- * reads the incident's history: if the job's request is already there (a runner stopped between asking and recording the
- * answer), that answer is returned and nothing is asked again.
+ * Prepares one incident of a job for its replay request, exactly as a single replay is prepared ({@link ReplayRequester}:
+ * the source record read back at the incident's recorded location). First it reads the incident's history: if a request
+ * of this job is already there (a runner stopped between asking and recording the answer), that is the answer and nothing
+ * is asked again.
  */
 public class IncidentAsk {
+
+    /** Either the answer found in the history, or the request to send. */
+    public record Prepared(ReplayOutcome earlier, RequestReplayCommand request) {
+    }
 
     private final EventStore events;
     private final ReplayRequester requester;
@@ -29,7 +34,7 @@ public class IncidentAsk {
         this.requester = requester;
     }
 
-    ReplayOutcome ask(ReplayJobId job, IncidentId incident, OperatorAction requestedBy) {
+    Prepared prepare(ReplayJobId job, IncidentId incident, OperatorAction requestedBy) {
         RecordLocation location = null;
         ReplayOutcome earlier = null;
         DomainEventStream stream = events.readEvents(incident.value());
@@ -47,11 +52,11 @@ public class IncidentAsk {
             }
         }
         if (earlier != null) {
-            return earlier;
+            return new Prepared(earlier, null);
         }
         if (location == null) {
             throw new IllegalStateException("no incident " + incident + " in the event store");
         }
-        return requester.request(incident, location, requestedBy, job);
+        return new Prepared(null, requester.prepare(incident, location, requestedBy));
     }
 }

@@ -1,6 +1,11 @@
 package io.dlqdesk.replay.job;
 
+import io.dlqdesk.domain.api.ClaimJobReplayCommand;
+import io.dlqdesk.domain.api.RecordJobReplayCommand;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
+import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.messaging.ResultMessage;
@@ -11,11 +16,13 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Sends a tick's commands for one job in one unit of work: the job is loaded once, every command nested in it, their
+ * Sends a round's commands for one job in one unit of work: the job is loaded once, every command nested in it, their
  * events appended together in one commit. A refusal answers that command alone; if the unit fails as a whole (another
- * instance changed the job at the same moment), they are sent again one by one, each retried on such a conflict.
+ * instance changed the job at the same moment), each is sent again in a unit of its own, where such a conflict is retried.
  */
 public class JobCommands {
 
@@ -29,6 +36,10 @@ public class JobCommands {
         }
     }
 
+    /** An incident to claim on its job and, if the job takes the claim, to ask with {@code request}. */
+    record Ask(ClaimJobReplayCommand claim, RequestReplayCommand request) {
+    }
+
     private final CommandGateway commands;
     private final TransactionManager transactions;
 
@@ -39,29 +50,47 @@ public class JobCommands {
 
     /** The answers, in the order of {@code batch}. */
     List<Answer> send(List<?> batch) {
+        return inUnits(batch, command -> {
+            try {
+                return new Answer(commands.sendAndWait(command), null, null);
+            } catch (ReplayJobCommandRefusedException refused) {
+                return new Answer(null, refused, null);
+            }
+        });
+    }
+
+    /**
+     * Claims each incident and, where the job took the claim, asks it and records its answer, all in one unit of work: a
+     * request exists only with the claim that allowed it and the answer the job recorded, so a job paused or cancelled at the
+     * same moment (its events conflict with the claim) either comes after all three or stops them all. The answer's result
+     * is the incident's outcome; a refused claim is the job's refusal, nothing asked.
+     */
+    List<Answer> ask(List<Ask> asks) {
+        return inUnits(asks, ask -> {
+            try {
+                commands.sendAndWait(ask.claim());
+            } catch (ReplayJobCommandRefusedException refused) {
+                return new Answer(null, refused, null);
+            }
+            ReplayOutcome outcome = commands.sendAndWait(GenericCommandMessage.asCommandMessage(ask.request())
+                    .andMetaData(Map.of(JobMetadata.KEY, ask.claim().jobId().value())));
+            commands.sendAndWait(new RecordJobReplayCommand(ask.claim().jobId(), ask.claim().incidentId(), outcome));
+            return new Answer(outcome, null, null);
+        });
+    }
+
+    private <C> List<Answer> inUnits(List<C> batch, Function<C, Answer> each) {
         if (batch.size() > 1) {
             try {
-                List<Answer> answers = new ArrayList<>();
-                DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
-                unit.attachTransaction(transactions);
-                ResultMessage<?> outcome = unit.executeWithResult(() -> {
-                    for (Object command : batch) {
-                        answers.add(sendRefusalAsAnswer(command));
-                    }
-                    return null;
-                }, RollbackConfigurationType.ANY_THROWABLE);
-                if (!outcome.isExceptional()) {
-                    return answers;
-                }
-                log.info("{} replay job commands not sent together ({}); sending them one by one", batch.size(), outcome.exceptionResult().toString());
-            } catch (RuntimeException e) { // the commit failed: rolled back as a whole
+                return inOneUnit(batch, each);
+            } catch (RuntimeException e) { // rolled back as a whole
                 log.info("{} replay job commands not sent together ({}); sending them one by one", batch.size(), e.toString());
             }
         }
         List<Answer> answers = new ArrayList<>();
-        for (Object command : batch) {
+        for (C command : batch) {
             try {
-                answers.add(sendRefusalAsAnswer(command));
+                answers.add(inOneUnit(List.of(command), each).get(0));
             } catch (RuntimeException e) {
                 answers.add(new Answer(null, null, e));
             }
@@ -69,11 +98,20 @@ public class JobCommands {
         return answers;
     }
 
-    private Answer sendRefusalAsAnswer(Object command) {
-        try {
-            return new Answer(commands.sendAndWait(command), null, null);
-        } catch (ReplayJobCommandRefusedException refused) {
-            return new Answer(null, refused, null);
+    private <C> List<Answer> inOneUnit(List<C> batch, Function<C, Answer> each) {
+        List<Answer> answers = new ArrayList<>();
+        DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
+        unit.attachTransaction(transactions);
+        ResultMessage<?> outcome = unit.executeWithResult(() -> {
+            for (C command : batch) {
+                answers.add(each.apply(command));
+            }
+            return null;
+        }, RollbackConfigurationType.ANY_THROWABLE);
+        if (outcome.isExceptional()) {
+            Throwable cause = outcome.exceptionResult();
+            throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
         }
+        return answers;
     }
 }

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -34,15 +35,16 @@ import java.util.stream.Collectors;
 
 /**
  * Runs the RUNNING replay jobs, on the one instance that holds the work list's segment ({@code leads}). Each tick, per job:
- * as many of the next incidents as the job's rate allows and its bound in flight leaves room for are claimed on the job
- * (one unit of work), asked by the workers exactly as a single replay ({@link IncidentAsk}), and their answers recorded on
- * the job (one unit of work). Every few ticks the job is told what it has not heard yet: answers a stopped runner never
- * recorded, publish results and re-failures of its attempts. The tick thread owns all of this state; workers only ask and
- * hand back what came of it.
+ * as many of the next incidents as the job's rate allows and its bound in flight leaves room for are handed to the workers,
+ * which read each incident's history and its source record exactly as a single replay does ({@link IncidentAsk}); the next
+ * tick claims them on the job, sends their requests and records their answers, all in one unit of work per job
+ * ({@link JobCommands#ask}). Every few ticks the job is told what it has not heard yet: publish results and re-failures of
+ * its attempts (and answers a stopped runner left unrecorded). The tick thread owns all of this state; workers only prepare
+ * and hand back what they found.
  *
- * <p>A runner that stopped anywhere leaves nothing asked twice: an incident is asked only after a claim the job accepted
- * while RUNNING, and one claimed but not answered is claimed again (still only while RUNNING) and its own history read
- * first, which answers it if the job's request is already there.
+ * <p>Nothing is asked twice, and nothing after a pause or cancel is recorded: a request is stored only together with the
+ * claim that allowed it (which only a RUNNING job takes, once per incident) and the answer, and an incident whose history
+ * already holds a request of this job is answered from it instead of being asked.
  */
 public class JobRunner implements SmartLifecycle {
 
@@ -57,18 +59,19 @@ public class JobRunner implements SmartLifecycle {
     public record Settings(Duration tick, int workers) {
     }
 
-    /** What a worker hands back. */
-    private record Finished(ReplayJobId job, IncidentId incident, ReplayOutcome outcome, RuntimeException failure) {
+    /** What a worker hands back: the prepared request (or the answer found), or why it could not be prepared. */
+    private record Finished(ReplayJobId job, IncidentId incident, boolean again, IncidentAsk.Prepared prepared, Instant at,
+                            RuntimeException failure) {
     }
 
     /** What the tick thread knows of one job beyond its work list, which lags. */
     private static final class JobState {
         final RequestPacer pacer;
-        /** Claimed by this runner and handed to a worker. */
+        /** Handed to a worker to prepare, then claimed, asked and answered in one unit of work. */
         final Set<IncidentId> asking = new HashSet<>();
         /** Answered and recorded by this runner, not yet in the work list; true: requested (in flight). */
         final Map<IncidentId, Boolean> answered = new HashMap<>();
-        /** Claimed by this runner, the ask failed: claimed again (again=true) from this time on. */
+        /** Could not be prepared or asked: tried again from this time on. */
         final Map<IncidentId, Long> askAgainAt = new HashMap<>();
 
         JobState(RequestPacer pacer) {
@@ -128,7 +131,7 @@ public class JobRunner implements SmartLifecycle {
             states.clear();
             reportedAt.clear();
         }
-        recordAnswers();
+        askPrepared();
         if (ticks++ % REPORT_EVERY_TICKS == 0) {
             report();
         }
@@ -157,81 +160,93 @@ public class JobRunner implements SmartLifecycle {
             return;
         }
         long now = nanos.getAsLong();
-        List<ClaimJobReplayCommand> claims = new ArrayList<>();
+        int started = 0;
         int look = (int) Math.min(Integer.MAX_VALUE, room + state.asking.size() + state.answered.size() + state.askAgainAt.size());
         Instant at = clock.instant();
         for (JobWorkList.Pending pending : work.pending(job.jobId(), look)) {
             IncidentId incident = pending.incidentId();
             Long againAt = state.askAgainAt.get(incident);
-            if (claims.size() >= room || state.asking.contains(incident) || state.answered.containsKey(incident)
+            if (started >= room || state.asking.contains(incident) || state.answered.containsKey(incident)
                     || againAt != null && now - againAt < 0) {
                 continue;
             }
             if (!state.pacer.tryAcquire()) {
                 break;
             }
-            claims.add(new ClaimJobReplayCommand(job.jobId(), incident, at, pending.claimed() || againAt != null));
-        }
-        if (claims.isEmpty()) {
-            return;
-        }
-        List<JobCommands.Answer> answers = jobs.send(claims);
-        for (int i = 0; i < claims.size(); i++) {
-            IncidentId incident = claims.get(i).incidentId();
-            JobCommands.Answer answer = answers.get(i);
-            if (answer.ok()) {
-                state.askAgainAt.remove(incident);
-                state.asking.add(incident);
-                workers.execute(() -> ask(job, incident, at));
-            } else if (answer.failed() != null) {
-                log.warn("replay job {}: {} not claimed, trying again later: {}", job.jobId(), incident, answer.failed().toString());
-            }
-            // refused: the job is no longer RUNNING (a pause, the canary, a cancel), or the incident was claimed by an earlier
-            // runner and the work list does not show it yet: it comes back claimed, and is claimed again then
+            started++;
+            state.askAgainAt.remove(incident);
+            state.asking.add(incident);
+            boolean again = pending.claimed();
+            workers.execute(() -> prepare(job, incident, again, at));
         }
     }
 
-    /** On a worker thread. */
-    private void ask(JobWorkList.Job job, IncidentId incident, Instant at) {
+    /** On a worker thread: the slow part (the incident's history, the source record), before anything is claimed. */
+    private void prepare(JobWorkList.Job job, IncidentId incident, boolean again, Instant at) {
         try {
-            finished.add(new Finished(job.jobId(), incident, asks.ask(job.jobId(), incident, job.requestedBy(at)), null));
+            finished.add(new Finished(job.jobId(), incident, again, asks.prepare(job.jobId(), incident, job.requestedBy(at)), at, null));
         } catch (RuntimeException e) {
-            finished.add(new Finished(job.jobId(), incident, null, e));
+            finished.add(new Finished(job.jobId(), incident, again, null, at, e));
         }
     }
 
-    private void recordAnswers() {
+    /**
+     * The prepared incidents of each job: answers found in their history recorded; the others claimed, asked and answered in
+     * one unit of work, in incident id order (each incident stays locked until the unit ends, and every batch writer takes
+     * them in that order).
+     */
+    private void askPrepared() {
         Map<ReplayJobId, List<Finished>> byJob = new LinkedHashMap<>();
         for (Finished done; (done = finished.poll()) != null; ) {
             byJob.computeIfAbsent(done.job(), id -> new ArrayList<>()).add(done);
         }
         byJob.forEach((job, done) -> {
             JobState state = states.computeIfAbsent(job, id -> new JobState(new RequestPacer(1, nanos)));
-            List<Finished> answered = new ArrayList<>();
+            List<Finished> earlier = new ArrayList<>();
+            List<Finished> ready = new ArrayList<>();
             for (Finished one : done) {
-                state.asking.remove(one.incident());
                 if (one.failure() != null) {
-                    log.warn("replay job {}: asking {} failed, asking again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER,
+                    state.asking.remove(one.incident());
+                    log.warn("replay job {}: {} could not be prepared, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER,
                             one.failure().toString());
                     state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
+                } else if (one.prepared().earlier() != null) {
+                    earlier.add(one);
                 } else {
-                    answered.add(one);
+                    ready.add(one);
                 }
             }
-            List<JobCommands.Answer> answers = jobs.send(answered.stream()
-                    .map(one -> new RecordJobReplayCommand(job, one.incident(), one.outcome())).toList());
-            for (int i = 0; i < answered.size(); i++) {
-                Finished one = answered.get(i);
-                if (answers.get(i).ok()) {
-                    state.answered.put(one.incident(), one.outcome().attempt() != null);
-                } else {
-                    // asked but not recorded: a request is found in the incident's history (and reported from the work
-                    // list); a refusal is asked again after a claim that needs the job RUNNING
-                    log.warn("replay job {}: the answer of {} was not recorded: {}", job, one.incident(), answers.get(i));
-                    state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
-                }
-            }
+            ready.sort(Comparator.comparing(one -> one.incident().value()));
+            List<JobCommands.Answer> recorded = jobs.send(earlier.stream()
+                    .map(one -> new RecordJobReplayCommand(job, one.incident(), one.prepared().earlier())).toList());
+            List<JobCommands.Answer> asked = jobs.ask(ready.stream().map(one -> new JobCommands.Ask(
+                    new ClaimJobReplayCommand(job, one.incident(), one.at(), one.again()), one.prepared().request())).toList());
+            settle(state, job, earlier, recorded, true);
+            settle(state, job, ready, asked, false);
         });
+    }
+
+    private void settle(JobState state, ReplayJobId job, List<Finished> done, List<JobCommands.Answer> answers, boolean foundInHistory) {
+        int requested = 0;
+        for (int i = 0; i < done.size(); i++) {
+            Finished one = done.get(i);
+            JobCommands.Answer answer = answers.get(i);
+            state.asking.remove(one.incident());
+            if (answer.ok()) {
+                ReplayOutcome outcome = foundInHistory ? one.prepared().earlier() : (ReplayOutcome) answer.result();
+                state.answered.put(one.incident(), outcome.attempt() != null);
+                requested += outcome.attempt() != null ? 1 : 0;
+            } else if (answer.failed() != null) {
+                log.warn("replay job {}: {} not asked, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER, answer.failed().toString());
+                state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
+            }
+            // refused: the job no longer runs (a pause, the canary, a cancel) or an earlier runner claimed it and the work
+            // list does not show that yet: nothing was asked, and it comes back pending
+        }
+        if (!done.isEmpty()) {
+            log.info("replay job {}: {} incident(s) {}, {} requested", job, done.size(), foundInHistory ? "answered from their history"
+                    : "asked", requested);
+        }
     }
 
     private void report() {

@@ -87,6 +87,16 @@ public class ReplayRequester {
         return commands.sendAndWait(new EvaluateReplayCommand(command(incidentId, recordedLocation, requestedBy)));
     }
 
+    /**
+     * The request a single replay would send, with the source record read back now (a side effect, so before any unit of
+     * work that sends it): a replay job sends it itself, in the unit of work that claims the incident on the job.
+     *
+     * @throws SourceUnavailableException when the broker could not be asked
+     */
+    public RequestReplayCommand prepare(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        return command(incidentId, recordedLocation, requestedBy);
+    }
+
     private RequestReplayCommand command(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
         SourceRecordFacts facts = facts(incidentId, reader.read(recordedLocation));
         return new RequestReplayCommand(incidentId, facts, policies.forTopic(recordedLocation.topic()), replaySwitch.isOn(), ledgerName,
