@@ -165,6 +165,8 @@ class BulkReplayIT {
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE payload_type LIKE '%.ReplayRequested'"
                 + " AND CAST(meta_data AS CHAR) LIKE ?", Integer.class, "%\"dlqdesk-replay-job\":\"" + job + "\"%"))
                 .as("requests that name the job in their metadata").isEqualTo(500);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM snapshot_event_entry WHERE aggregate_identifier = ?", Integer.class, job))
+                .as("the job is loaded from a snapshot, not from its ~1,500 events").isPositive();
         await().atMost(WAIT).until(() -> orders.eventIds().stream().allMatch(id -> orders.service().effectsOf(id) == 1));
 
         // job events reach the incident-events topic like the incidents' own

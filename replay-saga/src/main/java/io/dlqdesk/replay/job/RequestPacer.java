@@ -3,9 +3,11 @@ package io.dlqdesk.replay.job;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket: permits accrue at {@code ratePerSecond} and at most a tenth of a second's worth (at least one) is kept,
- * so after an idle spell the job does not burst. Taken without waiting: the runner asks on each tick how many it may start.
- * Time comes from {@code nanos} (System::nanoTime in service), so tests move it by hand. One owner: the runner's thread.
+ * A token bucket: permits accrue at {@code ratePerSecond} and at most one second's worth is kept, so a runner whose round
+ * took longer than a tick catches up and the job keeps its rate on average, while a job never bursts more than a second's
+ * worth (a new pacer, as after a resume, starts with one permit). Taken without waiting: the runner asks on each tick how
+ * many it may start. Time comes from {@code nanos} (System::nanoTime in service), so tests move it by hand. One owner: the
+ * runner's thread.
  */
 final class RequestPacer {
 
@@ -46,6 +48,6 @@ final class RequestPacer {
     }
 
     private double capacity() {
-        return Math.max(1, ratePerSecond / 10.0);
+        return ratePerSecond;
     }
 }

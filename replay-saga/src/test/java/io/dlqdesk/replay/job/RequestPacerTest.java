@@ -29,15 +29,21 @@ class RequestPacerTest {
     }
 
     @Test
-    void anIdleSpellDoesNotBurstMoreThanATenthOfASecond() {
+    void anIdleSpellDoesNotBurstMoreThanASecondsWorth() {
         RequestPacer pacer = new RequestPacer(100, nanos::get);
         nanos.addAndGet(60_000_000_000L);
         int burst = 0;
         while (pacer.tryAcquire()) {
             burst++;
         }
-        assertThat(burst).isEqualTo(10);
+        assertThat(burst).isEqualTo(100);
         assertThat(pacer.tryAcquire()).as("refused once the bucket is empty").isFalse();
+    }
+
+    @Test
+    void aRoundThatTookLongerThanATickIsMadeUpForSoTheRateHoldsOnAverage() {
+        RequestPacer pacer = new RequestPacer(50, nanos::get);
+        assertThat(takenOver(pacer, 10_000, 400)).as("rounds of 400 ms, ticks of 50 ms").isBetween(499, 501);
     }
 
     @Test
