@@ -256,7 +256,10 @@ class BulkReplayIT {
         String closed = incidents.get(0);
         assertThat(RunningApp.post(app, "/api/v1/incidents/" + closed + "/acknowledge", "operator", "{\"reason\":\"mine\"}").statusCode()).isEqualTo(204);
         assertThat(RunningApp.post(app, "/api/v1/incidents/" + closed + "/discard", "operator", "{\"reason\":\"obsolete\"}").statusCode()).isEqualTo(204);
-        long eventsBefore = jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry", Long.class);
+        String ofTheseIncidents = "SELECT COUNT(*) FROM domain_event_entry WHERE aggregate_identifier IN ("
+                + String.join(", ", Collections.nCopies(incidents.size(), "?")) + ")";
+        long eventsBefore = jdbc.queryForObject(ofTheseIncidents, Long.class, incidents.toArray());
+        long jobEventsBefore = jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE payload_type LIKE '%.ReplayJobCreated'", Long.class);
         long jobsBefore = JSON.readTree(RunningApp.get(app, "/api/v1/replay-jobs", "viewer", RunningApp.PASSWORD).body()).path("total").asLong();
 
         HttpResponse<String> response = RunningApp.post(app, "/api/v1/replay-jobs", "operator",
@@ -274,7 +277,10 @@ class BulkReplayIT {
         }
         assertThat(perPartition).isEqualTo(6);
 
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry", Long.class)).as("nothing recorded").isEqualTo(eventsBefore);
+        assertThat(jdbc.queryForObject(ofTheseIncidents, Long.class, incidents.toArray())).as("nothing recorded on the incidents")
+                .isEqualTo(eventsBefore);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry WHERE payload_type LIKE '%.ReplayJobCreated'", Long.class))
+                .as("no job created").isEqualTo(jobEventsBefore);
         assertThat(JSON.readTree(RunningApp.get(app, "/api/v1/replay-jobs", "viewer", RunningApp.PASSWORD).body()).path("total").asLong())
                 .isEqualTo(jobsBefore);
     }

@@ -228,6 +228,7 @@ public class JobRunner implements SmartLifecycle {
 
     private void settle(JobState state, ReplayJobId job, List<Finished> done, List<JobCommands.Answer> answers, boolean foundInHistory) {
         int requested = 0;
+        int notClaimed = 0;
         for (int i = 0; i < done.size(); i++) {
             Finished one = done.get(i);
             JobCommands.Answer answer = answers.get(i);
@@ -236,6 +237,8 @@ public class JobRunner implements SmartLifecycle {
                 ReplayOutcome outcome = foundInHistory ? one.prepared().earlier() : (ReplayOutcome) answer.result();
                 state.answered.put(one.incident(), outcome.attempt() != null);
                 requested += outcome.attempt() != null ? 1 : 0;
+            } else if (answer.refused() != null) {
+                notClaimed++;
             } else if (answer.failed() != null) {
                 log.warn("replay job {}: {} not asked, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER, answer.failed().toString());
                 state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
@@ -244,8 +247,8 @@ public class JobRunner implements SmartLifecycle {
             // list does not show that yet: nothing was asked, and it comes back pending
         }
         if (!done.isEmpty()) {
-            log.info("replay job {}: {} incident(s) {}, {} requested", job, done.size(), foundInHistory ? "answered from their history"
-                    : "asked", requested);
+            log.info("replay job {}: {} incident(s) {}, {} requested, {} not claimed (the job no longer runs)", job, done.size(),
+                    foundInHistory ? "answered from their history" : "taken", requested, notClaimed);
         }
     }
 
