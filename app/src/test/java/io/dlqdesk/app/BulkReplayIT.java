@@ -240,7 +240,20 @@ class BulkReplayIT {
                 && "REFAILURE_RATE".equals(v.path("pauseReason").asText()));
         JsonNode progress = stopped.path("progress");
         assertThat(progress.path("published").asInt()).isGreaterThanOrEqualTo(10);
-        assertThat(progress.path("refailed").asDouble()).isGreaterThan(0.2 * progress.path("published").asInt());
+        // the counts move on after the pause (replays already requested still publish and fail again): the job's own
+        // record of why it paused is what it judged on
+        List<JsonNode> paused = iterate(JSON.readTree(RunningApp.get(app, "/api/v1/audit?principal=replay-job", "viewer",
+                RunningApp.PASSWORD).body()).path("items")).stream().filter(entry -> entry.path("incidentId").asText().equals(job)).toList();
+        assertThat(paused).extracting(entry -> entry.path("detail").asText()).containsExactlyInAnyOrder("PAUSED (CANARY)", "PAUSED (REFAILURE_RATE)");
+        java.util.regex.Matcher judged = java.util.regex.Pattern.compile(
+                "(\\d+) of (\\d+) published replays failed again \\(more than 0.2\\): the consumer is still broken")
+                .matcher(paused.stream().map(entry -> entry.path("reason").asText()).filter(reason -> reason.contains("failed again"))
+                        .findFirst().orElse(""));
+        assertThat(judged.matches()).as("the job's reason for its own pause").isTrue();
+        int refailedThen = Integer.parseInt(judged.group(1));
+        int publishedThen = Integer.parseInt(judged.group(2));
+        assertThat(publishedThen).isGreaterThanOrEqualTo(10);
+        assertThat((double) refailedThen).isGreaterThan(0.2 * publishedThen);
         assertThat(progress.path("remaining").asInt()).as("stopped before the DLQ fills again").isPositive();
         int requested = requestedBy(orders.topic()).size();
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> requestedBy(orders.topic()).size() == requested);
