@@ -7,23 +7,19 @@ import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.record.EventIdExtractor;
-import io.dlqdesk.replay.job.JobMetadata;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * Asks for a replay: reads the source record at the incident's recorded location (a side effect, so
@@ -56,17 +52,7 @@ public class ReplayRequester {
      * @throws SourceUnavailableException when the broker could not be asked: nothing is recorded then
      */
     public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
-        return request(incidentId, recordedLocation, requestedBy, null);
-    }
-
-    /**
-     * The same request made by a replay job: {@code job} goes into the command's metadata, and from there onto the events
-     * it appends, so the incident's history names the job that asked.
-     */
-    public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy, ReplayJobId job) {
-        RequestReplayCommand request = command(incidentId, recordedLocation, requestedBy);
-        ReplayOutcome outcome = commands.sendAndWait(job == null ? request
-                : GenericCommandMessage.asCommandMessage(request).andMetaData(Map.of(JobMetadata.KEY, job.value())));
+        ReplayOutcome outcome = commands.sendAndWait(command(incidentId, recordedLocation, requestedBy));
         if (outcome.attempt() != null) {
             log.info("replay of {} accepted as attempt {} (by {}: {})", incidentId, outcome.attempt(), requestedBy.principal(),
                     requestedBy.reason());
