@@ -2,6 +2,7 @@ package io.dlqdesk.api;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
+import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
 import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
@@ -33,6 +34,7 @@ public class ProblemAdvice {
     static final URI CONFLICT = URI.create("urn:dlqdesk:problem:conflict");
     static final URI REPLAY_REFUSED = URI.create("urn:dlqdesk:problem:replay-refused");
     static final URI SOURCE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:source-unavailable");
+    static final URI EMPTY_SELECTION = URI.create("urn:dlqdesk:problem:empty-selection");
     static final URI DATABASE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:database-unavailable");
 
     @ExceptionHandler(IllegalArgumentException.class)
@@ -60,6 +62,27 @@ public class ProblemAdvice {
     ProblemDetail refused(IncidentCommandRefusedException e) {
         ProblemDetail problem = problem(HttpStatus.CONFLICT, CONFLICT, e.getMessage());
         problem.setProperty("code", e.code().name());
+        return problem;
+    }
+
+    /** The job's state does not allow the command (pause a job that is not running, resume one not paused, cancel an ended one). */
+    @ExceptionHandler(ReplayJobCommandRefusedException.class)
+    ProblemDetail jobRefused(ReplayJobCommandRefusedException e) {
+        ProblemDetail problem = problem(HttpStatus.CONFLICT, CONFLICT, e.getMessage());
+        problem.setProperty("code", e.code().name());
+        return problem;
+    }
+
+    /** A replay job's selection that cannot run: empty (422), or too large or naming unknown incidents (400, listed). */
+    @ExceptionHandler(SelectionRefusedException.class)
+    ProblemDetail selectionRefused(SelectionRefusedException e) {
+        if (e.reason() == SelectionRefusedException.Reason.EMPTY) {
+            return problem(HttpStatus.UNPROCESSABLE_ENTITY, EMPTY_SELECTION, e.getMessage());
+        }
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, e.getMessage());
+        if (!e.unknownIncidentIds().isEmpty()) {
+            problem.setProperty("unknownIncidentIds", e.unknownIncidentIds());
+        }
         return problem;
     }
 

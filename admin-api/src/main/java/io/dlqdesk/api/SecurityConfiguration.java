@@ -54,7 +54,7 @@ public class SecurityConfiguration {
     /** Every read of the API but rollback readiness (DEPLOYER reads that alone). */
     private static final String[] VIEWER_READS = {"/api/v1/incidents", "/api/v1/incidents/*", "/api/v1/incidents/*/history",
             "/api/v1/incident-counts", "/api/v1/exception-groups", "/api/v1/audit", "/api/v1/audit/incidents-as-of", "/api/v1/quarantine",
-            "/api/v1/topics/retention", "/api/v1/replay-switch"};
+            "/api/v1/topics/retention", "/api/v1/replay-switch", "/api/v1/replay-jobs", "/api/v1/replay-jobs/*"};
 
     /**
      * A request the firewall rejects (encoded slashes or dots, NUL, non-normalised paths) is a 400
@@ -85,6 +85,8 @@ public class SecurityConfiguration {
                         .requestMatchers(reads(VIEWER_READS)).hasRole(Role.VIEWER.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/acknowledge", "/api/v1/incidents/*/resolve",
                                 "/api/v1/incidents/*/discard", "/api/v1/incidents/*/replay").hasRole(Role.OPERATOR.name())
+                        .requestMatchers(HttpMethod.POST, "/api/v1/replay-jobs", "/api/v1/replay-jobs/*/pause", "/api/v1/replay-jobs/*/resume",
+                                "/api/v1/replay-jobs/*/cancel").hasRole(Role.OPERATOR.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/attempts/*/publish-unknown").hasRole(Role.ADMIN.name())
                         .requestMatchers(HttpMethod.PUT, "/api/v1/replay-switch").hasRole(Role.ADMIN.name())
                         // anything not named above: nobody

@@ -5,7 +5,11 @@ import io.dlqdesk.domain.job.ReplayJob;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
+import org.axonframework.config.AggregateConfigurer;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventsourcing.AggregateFactory;
+import org.axonframework.eventsourcing.EventCountSnapshotTriggerDefinition;
+import org.axonframework.eventsourcing.GenericAggregateFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -19,15 +23,27 @@ import java.time.Duration;
 @Configuration(proxyBeanMethods = false)
 class AxonCommandHandling {
 
+    static final int JOB_SNAPSHOT_EVERY = 50;
+
     @Bean
     ConfigurerModule incidentAggregate() {
         return configurer -> configurer.configureAggregate(Incident.class);
     }
 
-    /** Bulk replays; the runner and the API that drive it come next (issue #19). */
+    /**
+     * Bulk replays. A job gathers a few events per incident and every claim and answer loads it, so it is snapshotted every
+     * {@value #JOB_SNAPSHOT_EVERY} events: a load reads one snapshot and fewer events than that, not the job's whole history.
+     */
     @Bean
     ConfigurerModule replayJobAggregate() {
-        return configurer -> configurer.configureAggregate(ReplayJob.class);
+        return configurer -> configurer.configureAggregate(AggregateConfigurer.defaultConfiguration(ReplayJob.class)
+                .configureSnapshotTrigger(config -> new EventCountSnapshotTriggerDefinition(config.snapshotter(), JOB_SNAPSHOT_EVERY)));
+    }
+
+    /** The snapshotter (Spring's) finds how to create a job among the context's aggregate factories. */
+    @Bean
+    AggregateFactory<ReplayJob> replayJobFactory() {
+        return new GenericAggregateFactory<>(ReplayJob.class);
     }
 
     /**

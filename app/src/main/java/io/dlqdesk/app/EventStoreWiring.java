@@ -11,6 +11,12 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
@@ -38,7 +44,7 @@ class EventStoreWiring {
     static final int FETCH_BATCH = 1_000;
 
     @Bean
-    EventStorageEngine eventStorageEngine(DataSource dataSource, TransactionManager transactionManager, Serializer serializer,
+    EventStorageEngine eventStorageEngine(DataSource dataSource, TransactionManager transactionManager,
                                           @Qualifier("eventSerializer") Serializer eventSerializer,
                                           PersistenceExceptionResolver persistenceExceptionResolver) {
         ConnectionProvider connections = new UnitOfWorkAwareConnectionProviderWrapper(new SpringDataSourceConnectionProvider(dataSource));
@@ -47,7 +53,7 @@ class EventStoreWiring {
                 .transactionManager(transactionManager)
                 .schema(schema())
                 .dataType(byte[].class)
-                .snapshotSerializer(serializer)
+                .snapshotSerializer(snapshotSerializer())
                 .eventSerializer(eventSerializer)
                 .persistenceExceptionResolver(persistenceExceptionResolver)
                 .batchSize(FETCH_BATCH));
@@ -88,11 +94,29 @@ class EventStoreWiring {
     }
 
     /**
-     * No snapshotter is configured, so the snapshot table stays empty; Axon would still query it before
-     * every aggregate load. Skipping that read is safe because events are never deleted: the full stream
-     * is always there to source from.
+     * Snapshots are the aggregate's fields as JSON (aggregates have no getters, and the domain no Jackson annotations).
+     * Only replay jobs are snapshotted ({@link AxonCommandHandling}); a snapshot that cannot be read is skipped by Axon and
+     * the job sourced from its events, which are never deleted.
+     */
+    static Serializer snapshotSerializer() {
+        return JacksonSerializer.builder()
+                .objectMapper(JsonMapper.builder()
+                        .addModule(new JavaTimeModule())
+                        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                        .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                        .build())
+                .lenientDeserialization()
+                .build();
+    }
+
+    /**
+     * Incidents are never snapshotted (no trigger), so their snapshot table rows do not exist; Axon would still query the
+     * table before every load. Skipping that read is safe because events are never deleted: the full stream is always there
+     * to source from. A replay job is snapshotted every few dozen events and read from its snapshot.
      */
     static final class NoSnapshotReads extends JdbcEventStorageEngine {
+
+        private static final String INCIDENT_PREFIX = "inc-";
 
         NoSnapshotReads(JdbcEventStorageEngine.Builder builder) {
             super(builder);
@@ -100,7 +124,7 @@ class EventStoreWiring {
 
         @Override
         protected Stream<? extends DomainEventData<?>> readSnapshotData(String aggregateIdentifier) {
-            return Stream.empty();
+            return aggregateIdentifier.startsWith(INCIDENT_PREFIX) ? Stream.empty() : super.readSnapshotData(aggregateIdentifier);
         }
     }
 }

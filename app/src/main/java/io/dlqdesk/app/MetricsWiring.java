@@ -5,6 +5,7 @@ import io.dlqdesk.ingest.quarantine.QuarantineGauges;
 import io.dlqdesk.notifications.NotificationProperties;
 import io.dlqdesk.notifications.delivery.NotificationGauges;
 import io.dlqdesk.projections.incident.OpenIncidentGauges;
+import io.dlqdesk.projections.job.ReplayJobGauges;
 import io.dlqdesk.replay.outbox.OutboxGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.serialization.Serializer;
@@ -41,6 +42,7 @@ class MetricsWiring {
         families.put("dlq.ingest.quarantined_records", new QuarantineGauges(reads, meters)::refresh);
         families.put("dlq.replay.outbox", new OutboxGauges(reads, meters)::refresh);
         families.put("dlq.notifications", new NotificationGauges(reads, notifications.webhooks(), meters)::refresh);
+        families.put("dlq.replay.jobs", new ReplayJobGauges(reads, meters)::refresh);
         families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), serializer, meters)::refresh);
         return new GaugeRefresher(families, properties.refreshInterval());
     }

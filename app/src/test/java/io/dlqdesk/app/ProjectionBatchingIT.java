@@ -1,5 +1,25 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.JobReplayClaimed;
+import io.dlqdesk.domain.api.JobReplayDecided;
+import io.dlqdesk.domain.api.JobReplayRefailed;
+import io.dlqdesk.domain.api.JobReplayRefused;
+import io.dlqdesk.domain.api.JobReplayRequested;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.ReplayJobCancelled;
+import io.dlqdesk.domain.api.ReplayJobCreated;
+import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.domain.api.ReplayJobPauseReason;
+import io.dlqdesk.domain.api.ReplayJobPaused;
+import io.dlqdesk.domain.api.ReplayJobResumed;
+import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.projections.job.ReplayJobProjection;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.messaging.MetaData;
+import java.time.Instant;
 import io.dlqdesk.projections.asof.IncidentStatusIntervalProjection;
 import io.dlqdesk.projections.history.IncidentHistoryProjection;
 import io.dlqdesk.projections.incident.IncidentSummaryProjection;
@@ -39,7 +59,7 @@ class ProjectionBatchingIT {
 
     private static final String NONCE = "b" + System.nanoTime();
     private static final List<String> GROUPS = List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
-            ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP);
+            ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP, ReplayJobProjection.PROCESSING_GROUP);
     /** Rows of incident_count that net to zero exist or not depending on where batches end: only the others are compared. */
     private static final Map<String, String> TABLES = tables();
 
@@ -61,7 +81,8 @@ class ProjectionBatchingIT {
         projections = List.of(new AnnotationEventHandlerAdapter(app.getBean(IncidentSummaryProjection.class)),
                 new AnnotationEventHandlerAdapter(app.getBean(IncidentHistoryProjection.class)),
                 new AnnotationEventHandlerAdapter(app.getBean(ReplayAttemptProjection.class)),
-                new AnnotationEventHandlerAdapter(app.getBean(IncidentStatusIntervalProjection.class)));
+                new AnnotationEventHandlerAdapter(app.getBean(IncidentStatusIntervalProjection.class)),
+                new AnnotationEventHandlerAdapter(app.getBean(ReplayJobProjection.class)));
         transactions = app.getBean(TransactionManager.class);
     }
 
@@ -72,12 +93,17 @@ class ProjectionBatchingIT {
 
     @Test
     void theSameEventsGiveTheSameTablesWhateverTheBatchSize() {
-        List<DomainEventMessage<?>> events = IncidentStory.told(20260301L, 80, 900);
+        List<DomainEventMessage<?>> events = new ArrayList<>(IncidentStory.told(20260301L, 80, 900));
+        events.addAll(jobStory(events));
 
         Map<String, List<Map<String, Object>>> oneByOne = rebuild(events, 1, false);
         assertThat(oneByOne.get("incident_summary")).hasSize(80);
-        assertThat(oneByOne.get("incident_history")).hasSize(events.size());
+        assertThat(oneByOne.get("incident_history")).as("every incident event, and the jobs' operator events")
+                .hasSize((int) events.stream().filter(event -> event.getType().equals("Incident")).count() + 6);
         assertThat(oneByOne.get("replay_attempt")).isNotEmpty();
+        assertThat(oneByOne.get("replay_job")).hasSize(2);
+        assertThat(oneByOne.get("replay_job_refusal")).isNotEmpty();
+        assertThat(oneByOne.get("replay_job_active")).as("the paused job; the cancelled one left").hasSize(1);
         assertCountsAreTheSummaryGrouped();
 
         assertThat(rebuild(events, 7, false)).isEqualTo(oneByOne);
@@ -138,6 +164,50 @@ class ProjectionBatchingIT {
         }
     }
 
+    /**
+     * Two replay jobs over the story's first incidents: one with answers, refusals, results and a re-failure, paused by its
+     * canary and resumed, then cancelled; one paused by an operator.
+     */
+    private static List<DomainEventMessage<?>> jobStory(List<DomainEventMessage<?>> story) {
+        List<IncidentId> incidents = story.stream().map(DomainEventMessage::getAggregateIdentifier).distinct().limit(12)
+                .map(IncidentId::new).toList();
+        Instant at = story.get(story.size() - 1).getTimestamp().plusSeconds(1);
+        OperatorAction alice = new OperatorAction("alice", "fix deployed", at);
+        List<DomainEventMessage<?>> events = new ArrayList<>();
+        ReplayJobId first = new ReplayJobId("job-batching-1");
+        List<Object> firstJob = new ArrayList<>(List.of(new ReplayJobCreated(first, "filter topic=orders", incidents,
+                new ReplayJobLimits(10, 50, 6, 0.5), alice)));
+        for (int i = 0; i < incidents.size(); i++) {
+            firstJob.add(new JobReplayClaimed(first, incidents.get(i), at));
+            firstJob.add(i % 3 == 0 ? new JobReplayRefused(first, incidents.get(i), List.of(ReplayRefusal.INCIDENT_CLOSED, ReplayRefusal.AFTER_DEADLINE))
+                    : new JobReplayRequested(first, incidents.get(i), 1));
+            if (i % 3 == 1) {
+                firstJob.add(new JobReplayDecided(first, incidents.get(i), 1, i % 2 == 0 ? PublishStatus.PUBLISH_FAILED : PublishStatus.PUBLISHED));
+            }
+            if (i == 4) {
+                firstJob.add(new JobReplayRefailed(first, incidents.get(i), 1));
+            }
+            if (i == 5) {
+                firstJob.add(new ReplayJobPaused(first, ReplayJobPauseReason.CANARY, new OperatorAction("replay-job", "canary", at)));
+                firstJob.add(new ReplayJobResumed(first, alice));
+            }
+            if (i == 8) {
+                firstJob.add(new ReplayJobCancelled(first, alice));
+            }
+        }
+        ReplayJobId second = new ReplayJobId("job-batching-2");
+        List<Object> secondJob = List.of(new ReplayJobCreated(second, "explicit list of 2 incident id(s)", incidents.subList(0, 2),
+                ReplayJobLimits.defaults(), alice), new ReplayJobPaused(second, ReplayJobPauseReason.OPERATOR, alice));
+        for (List<Object> job : List.of(firstJob, secondJob)) {
+            String id = ((ReplayJobCreated) job.get(0)).jobId().value();
+            for (int seq = 0; seq < job.size(); seq++) {
+                events.add(new GenericDomainEventMessage<>("ReplayJob", id, seq, job.get(seq), MetaData.emptyInstance(),
+                        "msg-" + id + "-" + seq, at.plusMillis(seq)));
+            }
+        }
+        return events;
+    }
+
     /** The counts table is the summary table grouped by each dimension and status. */
     private static void assertCountsAreTheSummaryGrouped() {
         List<Map<String, Object>> grouped = jdbc().queryForList("SELECT dimension, value, status, incidents FROM ("
@@ -164,6 +234,9 @@ class ProjectionBatchingIT {
         tables.put("incident_history", "SELECT * FROM incident_history ORDER BY incident_id, seq");
         tables.put("replay_attempt", "SELECT * FROM replay_attempt ORDER BY incident_id, attempt");
         tables.put("incident_status_interval", "SELECT * FROM incident_status_interval ORDER BY incident_id, seq");
+        tables.put("replay_job", "SELECT * FROM replay_job ORDER BY job_id");
+        tables.put("replay_job_refusal", "SELECT * FROM replay_job_refusal ORDER BY job_id, refusal");
+        tables.put("replay_job_active", "SELECT * FROM replay_job_active ORDER BY job_id");
         return tables;
     }
 }

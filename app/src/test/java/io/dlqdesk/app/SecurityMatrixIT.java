@@ -31,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SecurityMatrixIT {
 
     private static final String UNKNOWN = IncidentId.of(new FailureKey("nowhere-" + System.nanoTime(), 0, 0, "g")).value();
+    private static final String UNKNOWN_JOB = "job-matrix-" + System.nanoTime();
     private static final String REASON = "{\"reason\":\"matrix\"}";
     private static final List<String> CALLERS = List.of("anonymous", "viewer", "deployer", "operator", "admin", "metrics");
 
@@ -70,6 +71,8 @@ class SecurityMatrixIT {
                 new Row("GET", "/api/v1/topics/retention", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/api/v1/replay-switch", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200, 403),
+                new Row("GET", "/api/v1/replay-jobs", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/replay-jobs/" + UNKNOWN_JOB, null, 401, 404, 403, 404, 404, 403),
                 new Row("GET", "/v3/api-docs", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/swagger-ui/index.html", null, 401, 200, 403, 200, 200, 403),
@@ -90,6 +93,12 @@ class SecurityMatrixIT {
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/discard", REASON, 401, 403, 403, 404, 404, 403),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/replay", REASON, 401, 403, 403, 404, 404, 403),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/attempts/1/publish-unknown", REASON, 401, 403, 403, 403, 404, 403),
+                // an empty selection: the operator got past security (422), the viewer did not
+                new Row("POST", "/api/v1/replay-jobs", "{\"reason\":\"matrix\",\"incidentIds\":[]}", 401, 403, 403, 422, 422, 403),
+                new Row("POST", "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/pause", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("POST", "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/resume", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("POST", "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/cancel", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("DELETE", "/api/v1/replay-jobs/" + UNKNOWN_JOB, null, 401, 403, 403, 403, 403, 403),
                 new Row("PUT", "/api/v1/replay-switch", "{\"enabled\":false,\"reason\":\"matrix\"}", 401, 403, 403, 403, 200, 403),
                 new Row("GET", "/actuator/health/readiness", null, 200, 200, 200, 200, 200, 200),
                 new Row("HEAD", "/actuator/health/liveness", null, 200, 200, 200, 200, 200, 200),

@@ -50,9 +50,9 @@ class TwoInstancesIT {
     private static final int REPLAYS = 100;
     private static final String GROUP = "billing";
     private static final String REPLAYED_GROUP = "orders-service";
-    /** The processors whose segments must spread: our seven and the Kafka publisher's. */
+    /** The processors whose segments must spread: our eight with two segments and the Kafka publisher's (the job runner has one, on purpose). */
     private static final List<String> PROCESSORS = List.of("incident-summary", "incident-history", "rollback-facts", "incident-as-of",
-            "replay-saga", "incident-alerts", "incident-notifications", "incident-events-kafka-publisher");
+            "replay-jobs", "replay-saga", "incident-alerts", "incident-notifications", "incident-events-kafka-publisher");
 
     @Test
     void partitionsAndSegmentsSpreadAndTheSurvivorTakesOverWithNothingDoubledOrLost(TestDatabase database, KafkaBroker broker) throws Exception {

@@ -30,6 +30,7 @@ import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RequestReplayCommand;
+import io.dlqdesk.domain.api.EvaluateReplayCommand;
 import io.dlqdesk.domain.api.ResolveIncidentCommand;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import io.dlqdesk.domain.correlation.CorrelationCheck;
@@ -153,6 +154,12 @@ public class Incident {
         int attempt = attempts.size() + 1;
         apply(ReplayRequested.of(incidentId, attempt, claimedFailure(), root, replayDeadline, command.ledgerName(), command.requestedBy()));
         return ReplayOutcome.requested(attempt);
+    }
+
+    /** The dry run: the conditions a request with these facts would fail, in the same order; nothing is applied. */
+    @CommandHandler
+    List<ReplayRefusal> handle(EvaluateReplayCommand command) {
+        return ReplayCondition.failedFor(replayFacts(command.request()));
     }
 
     private boolean repeatsLastRefusal(List<ReplayRefusal> refusals, OperatorAction by) {

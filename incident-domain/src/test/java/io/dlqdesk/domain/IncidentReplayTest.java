@@ -3,6 +3,7 @@ package io.dlqdesk.domain;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.api.EvaluateReplayCommand;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
@@ -79,6 +80,20 @@ class IncidentReplayTest {
     @Test
     void replayIsRequestedWhenEveryConditionHolds() {
         expectRequested(List.of(opened()), requestReplay(), 1, ROOT_KEY);
+    }
+
+    @Test
+    void aDryRunAnswersTheSameConditionsAndRecordsNothing() {
+        fixture.given(opened())
+                .when(new EvaluateReplayCommand(requestReplay()))
+                .expectSuccessfulHandlerExecution()
+                .expectNoEvents()
+                .expectResultMessagePayload(List.of());
+        fixture.given(opened())
+                .when(new EvaluateReplayCommand(requestReplay(sourceAsRecorded(), new ReplayPolicy(false, 3), false, NOW)))
+                .expectSuccessfulHandlerExecution()
+                .expectNoEvents()
+                .expectResultMessagePayload(List.of(ReplayRefusal.TOPIC_NOT_ALLOWED, ReplayRefusal.REPLAY_SWITCH_OFF));
     }
 
     @Test

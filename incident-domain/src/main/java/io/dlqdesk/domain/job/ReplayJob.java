@@ -81,7 +81,10 @@ public class ReplayJob {
         apply(new ReplayJobCreated(command.jobId(), command.selection(), manifest, command.limits(), command.createdBy()));
     }
 
-    /** Takes an incident to ask; the canary pauses the job once its incidents are taken. */
+    /**
+     * Takes an incident to ask; the canary pauses the job once its incidents are taken. A claim whose answer was never
+     * recorded may be taken again ({@code again}) while the job runs: the runner checked the incident was not asked.
+     */
     @CommandHandler
     void handle(ClaimJobReplayCommand command) {
         IncidentId incident = command.incidentId();
@@ -89,7 +92,7 @@ public class ReplayJob {
         if (status != ReplayJobStatus.RUNNING) {
             throw refused(ReplayJobErrorCode.NOT_RUNNING, "the job is " + status + ": no incident is asked until it runs");
         }
-        if (claimed.contains(incident)) {
+        if (claimed.contains(incident) && !(command.again() && !decided.contains(incident))) {
             throw refused(ReplayJobErrorCode.ALREADY_CLAIMED, incident + " was claimed before: each incident is asked once");
         }
         apply(new JobReplayClaimed(jobId, incident, command.at()));

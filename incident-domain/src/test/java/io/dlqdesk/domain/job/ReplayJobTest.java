@@ -121,6 +121,29 @@ class ReplayJobTest {
     }
 
     @Test
+    void aClaimNeverAnsweredIsTakenAgainOnlyWhileRunningAndOnlyUntilItsAnswerIsRecorded() {
+        fixture.given(created(A, B), claimed(A))
+                .when(new ClaimJobReplayCommand(JOB, A, NOW, true))
+                .expectEvents(claimed(A));
+        fixture.given(created(A, B), claimed(A), new ReplayJobCancelled(JOB, ALICE))
+                .when(new ClaimJobReplayCommand(JOB, A, NOW, true))
+                .expectNoEvents()
+                .expectException(refused(ReplayJobErrorCode.NOT_RUNNING));
+        fixture.given(created(A, B), claimed(A), new JobReplayRequested(JOB, A, 1))
+                .when(new ClaimJobReplayCommand(JOB, A, NOW, true))
+                .expectNoEvents()
+                .expectException(refused(ReplayJobErrorCode.ALREADY_CLAIMED));
+    }
+
+    @Test
+    void aClaimAgainCountsOnceForTheCanary() {
+        ReplayJobLimits canaryOfTwo = new ReplayJobLimits(10, 50, 2, null);
+        fixture.given(created(canaryOfTwo, A, B, C), claimed(A))
+                .when(new ClaimJobReplayCommand(JOB, A, NOW, true))
+                .expectEvents(claimed(A));
+    }
+
+    @Test
     void anIncidentOutsideTheManifestIsNeverClaimed() {
         fixture.given(created(A, B))
                 .when(new ClaimJobReplayCommand(JOB, C, NOW))

@@ -14,6 +14,11 @@ import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.ReplayJobCancelled;
+import io.dlqdesk.domain.api.ReplayJobCompleted;
+import io.dlqdesk.domain.api.ReplayJobCreated;
+import io.dlqdesk.domain.api.ReplayJobPaused;
+import io.dlqdesk.domain.api.ReplayJobResumed;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
@@ -140,6 +145,35 @@ public class IncidentHistoryProjection {
         row(event.incidentId(), seq, "IncidentDiscarded", at, event.action(), null, "DISCARDED");
     }
 
+    /** Replay jobs are in the audit trail too, under the job's id (as long as an incident id), with who and why. */
+    @EventHandler
+    void on(ReplayJobCreated event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.jobId().value(), seq, "ReplayJobCreated", at, event.createdBy(), null, null, "replay job of " + event.manifest().size()
+                + " incident(s) selected by " + event.selection() + "; " + event.limits().ratePerSecond() + "/s, at most "
+                + event.limits().maxInFlight() + " in flight" + (event.limits().canary() == null ? "" : ", canary " + event.limits().canary())
+                + (event.limits().maxRefailureRate() == null ? "" : ", max re-failure rate " + event.limits().maxRefailureRate()));
+    }
+
+    @EventHandler
+    void on(ReplayJobPaused event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.jobId().value(), seq, "ReplayJobPaused", at, event.by(), null, null, "PAUSED (" + event.reason() + ")");
+    }
+
+    @EventHandler
+    void on(ReplayJobResumed event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.jobId().value(), seq, "ReplayJobResumed", at, event.by(), null, null, "RUNNING");
+    }
+
+    @EventHandler
+    void on(ReplayJobCancelled event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.jobId().value(), seq, "ReplayJobCancelled", at, event.by(), null, null, "CANCELLED: nothing more is requested");
+    }
+
+    @EventHandler
+    void on(ReplayJobCompleted event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.jobId().value(), seq, "ReplayJobCompleted", at, null, null, null, "COMPLETED: every selected incident was asked");
+    }
+
     @QueryHandler
     List<HistoryEntry> handle(FindIncidentHistoryQuery query) {
         return jdbc.query("SELECT " + COLUMNS + " FROM incident_history WHERE incident_id = ? ORDER BY seq",
@@ -183,8 +217,14 @@ public class IncidentHistoryProjection {
 
     private void row(IncidentId incidentId, long seq, String type, Instant at, OperatorAction action, Integer attempt,
                      PublishStatus publishStatus, String detail) {
+        row(incidentId.value(), seq, type, at, action, attempt, publishStatus, detail);
+    }
+
+    /** {@code id}: the incident's, or the replay job's. */
+    private void row(String id, long seq, String type, Instant at, OperatorAction action, Integer attempt,
+                     PublishStatus publishStatus, String detail) {
         String bounded = detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL);
-        Object[] row = {incidentId.value(), seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
+        Object[] row = {id, seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
                 action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded};
         pending.record(rows -> rows.add(row));
     }

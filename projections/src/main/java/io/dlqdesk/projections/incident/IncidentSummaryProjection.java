@@ -111,6 +111,13 @@ public class IncidentSummaryProjection {
         return new IncidentPage(page.map(IncidentSummaryEntity::toView).getContent(), query.page(), query.size(), total(query));
     }
 
+    @QueryHandler
+    List<IncidentSummaryView> handle(SelectIncidentsQuery query) {
+        return repository.search(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(), query.detectedFrom(),
+                query.detectedTo(), PageRequest.of(0, query.limit(), Sort.by(Sort.Order.asc("detectedAt"), Sort.Order.asc("incidentId"))))
+                .map(IncidentSummaryEntity::toView).getContent();
+    }
+
     /** From the counts table when at most one of topic, group and exception group is filtered and no time range; else counted. */
     private long total(ListIncidentsQuery query) {
         long dimensions = Stream.of(query.topic(), query.consumerGroup(), query.exceptionGroup()).filter(Objects::nonNull)

@@ -4,6 +4,13 @@ import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.ReplayJobCancelled;
+import io.dlqdesk.domain.api.ReplayJobCompleted;
+import io.dlqdesk.domain.api.ReplayJobCreated;
+import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.api.ReplayJobPaused;
+import io.dlqdesk.domain.api.ReplayJobResumed;
+import io.dlqdesk.domain.api.ReplayJobStatus;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.projections.OrderedStatements;
 import io.dlqdesk.projections.PendingWrites;
@@ -19,7 +26,10 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-/** Every replay attempt and how it ended: the rollback-readiness facts, written per batch of events. Resettable; rebuilt from events. */
+/**
+ * Every replay attempt and how it ended, and the replay jobs with work left: the rollback-readiness facts, written per batch
+ * of events. Resettable; rebuilt from events.
+ */
 @Component
 @ProcessingGroup(ReplayAttemptProjection.PROCESSING_GROUP)
 public class ReplayAttemptProjection {
@@ -33,6 +43,9 @@ public class ReplayAttemptProjection {
             + " published_offset = ?, decided_at = ?, end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?";
     private static final String MARKED_UNKNOWN = "UPDATE replay_attempt SET status = ?, decided_at = COALESCE(decided_at, ?),"
             + " end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?";
+
+    private static final String JOB_STATUS = "INSERT INTO replay_job_active (job_id, status) VALUES (?, ?) ON DUPLICATE KEY UPDATE status = VALUES(status)";
+    private static final String JOB_ENDED = "DELETE FROM replay_job_active WHERE job_id = ?";
 
     private final JdbcTemplate jdbc;
     /** A batch's statements, run as JDBC batches when it commits; those of one attempt in event order. */
@@ -69,6 +82,32 @@ public class ReplayAttemptProjection {
                 PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.endOffsetAtDecision(), event.incidentId().value(), event.attempt()));
     }
 
+    /** A job with work left holds a rollback back: RUNNING or PAUSED jobs are kept, ended ones removed. */
+    @EventHandler
+    void on(ReplayJobCreated event) {
+        job(event.jobId(), ReplayJobStatus.RUNNING);
+    }
+
+    @EventHandler
+    void on(ReplayJobPaused event) {
+        job(event.jobId(), ReplayJobStatus.PAUSED);
+    }
+
+    @EventHandler
+    void on(ReplayJobResumed event) {
+        job(event.jobId(), ReplayJobStatus.RUNNING);
+    }
+
+    @EventHandler
+    void on(ReplayJobCancelled event) {
+        pending.record(statements -> statements.add(event.jobId(), JOB_ENDED, event.jobId().value()));
+    }
+
+    @EventHandler
+    void on(ReplayJobCompleted event) {
+        pending.record(statements -> statements.add(event.jobId(), JOB_ENDED, event.jobId().value()));
+    }
+
     @QueryHandler
     RollbackFacts handle(RollbackFactsQuery query) {
         return new RollbackFactsReader(jdbc).read(query.publishedSince());
@@ -78,6 +117,11 @@ public class ReplayAttemptProjection {
     void reset() {
         pending.discard();
         jdbc.update("DELETE FROM replay_attempt");
+        jdbc.update("DELETE FROM replay_job_active");
+    }
+
+    private void job(ReplayJobId job, ReplayJobStatus status) {
+        pending.record(statements -> statements.add(job, JOB_STATUS, job.value(), status.name()));
     }
 
     private static String attempt(IncidentId incidentId, int attempt) {

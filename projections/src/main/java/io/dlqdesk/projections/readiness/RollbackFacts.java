@@ -12,13 +12,25 @@ import java.util.List;
  *                             have gone out all the same, below the partition's end offset when they were decided
  * @param decidedBeforeHorizon decided attempts left out of {@code published} and {@code maybePublished} because they were
  *                             decided before the horizon
+ * @param activeJobs           replay jobs RUNNING or PAUSED: they may still request replays
  */
 public record RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List<PublishedPosition> published,
-                            List<MaybePublishedPosition> maybePublished, long decidedBeforeHorizon) {
+                            List<MaybePublishedPosition> maybePublished, long decidedBeforeHorizon, List<ActiveJob> activeJobs) {
 
     public RollbackFacts {
         published = List.copyOf(published);
         maybePublished = List.copyOf(maybePublished);
+        activeJobs = List.copyOf(activeJobs);
+    }
+
+    /** Without replay jobs. */
+    public RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List<PublishedPosition> published,
+                         List<MaybePublishedPosition> maybePublished, long decidedBeforeHorizon) {
+        this(requestedAttempts, lastDecisionAt, published, maybePublished, decidedBeforeHorizon, List.of());
+    }
+
+    /** A replay job with work left: RUNNING or PAUSED. */
+    public record ActiveJob(String jobId, String status) {
     }
 
     /** Facts without attempts that may have gone out unconfirmed, and none left out by the horizon. */

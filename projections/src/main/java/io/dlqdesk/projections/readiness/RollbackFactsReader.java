@@ -45,7 +45,9 @@ public final class RollbackFactsReader {
                         row.getLong("without_end")), since);
         Long beforeHorizon = jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status <> 'REQUESTED' AND decided_at < ?",
                 Long.class, since);
+        var activeJobs = jdbc.query("SELECT job_id, status FROM replay_job_active ORDER BY job_id",
+                (row, number) -> new RollbackFacts.ActiveJob(row.getString("job_id"), row.getString("status")));
         return new RollbackFacts(requested == null ? 0 : requested, last == null ? null : last.toInstant(ZoneOffset.UTC), published,
-                maybePublished, beforeHorizon == null ? 0 : beforeHorizon);
+                maybePublished, beforeHorizon == null ? 0 : beforeHorizon, activeJobs);
     }
 }

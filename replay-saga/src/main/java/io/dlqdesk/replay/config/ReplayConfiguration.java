@@ -4,6 +4,12 @@ import io.dlqdesk.domain.api.Ledger;
 import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.record.EventIdExtractor;
 import io.dlqdesk.record.EventIdSource;
+import io.dlqdesk.replay.job.IncidentAsk;
+import io.dlqdesk.replay.job.JobCommands;
+import io.dlqdesk.replay.job.JobMetadata;
+import io.dlqdesk.replay.job.JobRunner;
+import io.dlqdesk.replay.job.JobWorkList;
+import io.dlqdesk.replay.job.JobWorkProjection;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
@@ -21,8 +27,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventTrackerStatus;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.messaging.correlation.CorrelationDataProvider;
+import org.axonframework.messaging.correlation.MessageOriginProvider;
+import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,11 +47,12 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import java.time.Clock;
 import java.util.regex.Pattern;
 
-/** Replay: the request service and switch, the saga, the outbox, its poller and publisher. */
+/** Replay: the request service and switch, the saga, the outbox, its poller and publisher, the replay-job runner. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ReplayProperties.class)
+@EnableConfigurationProperties({ReplayProperties.class, ReplayJobProperties.class})
 @Import(ReplaySaga.class)
 public class ReplayConfiguration {
 
@@ -105,6 +120,51 @@ public class ReplayConfiguration {
                 readCommitted(transactionManager),
                 new OutboxPoller.Settings(properties.pollInterval(), properties.claimSize(), properties.maxTries(), properties.initialBackoff(),
                         properties.maxBackoff(), properties.markSentRetryFor()), meters);
+    }
+
+    @Bean
+    JobWorkProjection jobWorkProjection(JdbcTemplate jdbc) {
+        return new JobWorkProjection(jdbc);
+    }
+
+    /**
+     * The work list's processor starts at the oldest event as a plain token (it must see every job's creation) and takes
+     * batches; its one segment (application.yml) is what makes one instance the runner.
+     */
+    @Bean
+    ConfigurerModule jobWorkListStartsAtTail() {
+        return configurer -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(
+                JobWorkProjection.PROCESSING_GROUP, (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken));
+    }
+
+    /** A replay request made by a job names it in its metadata; Axon copies that onto the events the request appends. */
+    @Bean
+    CorrelationDataProvider replayJobCorrelation() {
+        return new SimpleCorrelationDataProvider(JobMetadata.KEY);
+    }
+
+    /** Axon's own provider (correlation and trace ids), which it registers only while no other provider is a bean. */
+    @Bean
+    CorrelationDataProvider messageOrigin() {
+        return new MessageOriginProvider();
+    }
+
+    @Bean
+    JobRunner jobRunner(JdbcTemplate jdbc, EventStore events, ReplayRequester requester, CommandGateway commands,
+                        TransactionManager axonTransactions, ObjectProvider<EventProcessingConfiguration> processing,
+                        ReplayJobProperties properties) {
+        return new JobRunner(new JobWorkList(jdbc), new IncidentAsk(events, requester), new JobCommands(commands, axonTransactions),
+                () -> holdsWorkList(processing.getIfAvailable()), Clock.systemUTC(), System::nanoTime,
+                new JobRunner.Settings(properties.tick(), properties.workers()));
+    }
+
+    /** This instance runs the jobs while its work-list processor holds the (one) segment and is not failing. */
+    private static boolean holdsWorkList(EventProcessingConfiguration processing) {
+        return processing != null && processing.eventProcessor(JobWorkProjection.PROCESSING_GROUP, StreamingEventProcessor.class)
+                .filter(StreamingEventProcessor::isRunning)
+                .map(StreamingEventProcessor::processingStatus)
+                .filter(segments -> !segments.isEmpty() && segments.values().stream().noneMatch(EventTrackerStatus::isErrorState))
+                .isPresent();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.dlqdesk.replay.request;
 
+import io.dlqdesk.domain.api.EvaluateReplayCommand;
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.OperatorAction;
@@ -7,6 +8,7 @@ import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.record.EventIdExtractor;
@@ -16,6 +18,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.List;
 
 /**
  * Asks for a replay: reads the source record at the incident's recorded location (a side effect, so
@@ -48,9 +52,7 @@ public class ReplayRequester {
      * @throws SourceUnavailableException when the broker could not be asked: nothing is recorded then
      */
     public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
-        SourceRecordFacts facts = facts(incidentId, reader.read(recordedLocation));
-        ReplayOutcome outcome = commands.sendAndWait(new RequestReplayCommand(incidentId, facts,
-                policies.forTopic(recordedLocation.topic()), replaySwitch.isOn(), ledgerName, requestedBy));
+        ReplayOutcome outcome = commands.sendAndWait(command(incidentId, recordedLocation, requestedBy));
         if (outcome.attempt() != null) {
             log.info("replay of {} accepted as attempt {} (by {}: {})", incidentId, outcome.attempt(), requestedBy.principal(),
                     requestedBy.reason());
@@ -58,6 +60,33 @@ public class ReplayRequester {
             log.info("replay of {} refused: {} (by {})", incidentId, outcome.refusals(), requestedBy.principal());
         }
         return outcome;
+    }
+
+    /**
+     * A dry run: the source record is read back as for a request (a bounded side effect) and the incident evaluates the
+     * same conditions, recording nothing.
+     *
+     * @return every condition that would refuse the replay; empty when it would be requested
+     * @throws SourceUnavailableException when the broker could not be asked
+     */
+    public List<ReplayRefusal> evaluate(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        return commands.sendAndWait(new EvaluateReplayCommand(command(incidentId, recordedLocation, requestedBy)));
+    }
+
+    /**
+     * The request a single replay would send, with the source record read back now (a side effect, so before any unit of
+     * work that sends it): a replay job sends it itself, in the unit of work that claims the incident on the job.
+     *
+     * @throws SourceUnavailableException when the broker could not be asked
+     */
+    public RequestReplayCommand prepare(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        return command(incidentId, recordedLocation, requestedBy);
+    }
+
+    private RequestReplayCommand command(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        SourceRecordFacts facts = facts(incidentId, reader.read(recordedLocation));
+        return new RequestReplayCommand(incidentId, facts, policies.forTopic(recordedLocation.topic()), replaySwitch.isOn(), ledgerName,
+                requestedBy);
     }
 
     private SourceRecordFacts facts(IncidentId incidentId, SourceRead read) {

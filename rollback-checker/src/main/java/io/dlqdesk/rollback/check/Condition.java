@@ -1,6 +1,6 @@
 package io.dlqdesk.rollback.check;
 
-/** The four things that must all hold before a rollback, in the order they are reported. */
+/** The five things that must all hold before a rollback, in the order they are reported. */
 public enum Condition {
     /** No replay outbox row waits to be published. */
     NO_PENDING_REPLAY,
@@ -13,5 +13,7 @@ public enum Condition {
      */
     REPLAYS_CONSUMED,
     /** The last publish decision plus the retry bound lies in the past: no re-failure of a replay can still be on its way. */
-    RETRY_BOUND_PASSED
+    RETRY_BOUND_PASSED,
+    /** No replay job is RUNNING or PAUSED: it could still request replays. */
+    NO_REPLAY_JOB_ACTIVE
 }

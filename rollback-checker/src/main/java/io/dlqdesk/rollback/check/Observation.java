@@ -9,7 +9,8 @@ import java.util.Map;
  * object (names in component order). An UNKNOWN condition observed {@link #NOTHING}.
  */
 public sealed interface Observation
-        permits NoPendingReplay.Observed, NoAttemptRequested.Observed, ReplaysConsumed.Observed, RetryBoundPassed.Observed, Observation.Nothing {
+        permits NoPendingReplay.Observed, NoAttemptRequested.Observed, ReplaysConsumed.Observed, RetryBoundPassed.Observed, NoReplayJobActive.Observed,
+        Observation.Nothing {
 
     Observation NOTHING = new Nothing();
 

@@ -36,6 +36,7 @@ public final class RollbackChecker {
     private final NoAttemptRequested noAttemptRequested;
     private final ReplaysConsumed replaysConsumed;
     private final RetryBoundPassed retryBoundPassed;
+    private final NoReplayJobActive noReplayJobActive = new NoReplayJobActive();
 
     /** Waits; replaced in unit tests so that they do not. */
     @FunctionalInterface
@@ -102,6 +103,7 @@ public final class RollbackChecker {
                 noPendingReplay.evaluate(database.pendingOutboxRows()),
                 noAttemptRequested.evaluate(database.readModel(), database.facts()),
                 replaysConsumed.evaluate(database.facts(), database.horizonStart(), broker, dlqEnds),
-                retryBoundPassed.evaluate(database.facts()));
+                retryBoundPassed.evaluate(database.facts()),
+                noReplayJobActive.evaluate(database.facts()));
     }
 }

@@ -50,7 +50,7 @@ class ReadinessReportJsonTest {
         ledger.facts = new RollbackFacts(2, NOW.minusSeconds(30),
                 List.of(new PublishedPosition("billing", "orders", 0, 41), new PublishedPosition("shipping", "orders", 1, 7)),
                 List.of(new MaybePublishedPosition("billing", "orders", 0, 2, 50L, 0), new MaybePublishedPosition("shipping", "orders", 1, 1, 9L, 1)),
-                3);
+                3, List.of(new RollbackFacts.ActiveJob("job-7", "PAUSED")));
         broker.ends.put(FakeBroker.DLQ_0, 10L);
         broker.ends.put(dlq1, 5L);
         broker.committed.put("billing", Map.of(new TopicPartition("orders", 0), 41L));
@@ -79,7 +79,9 @@ class ReadinessReportJsonTest {
                 {"topic":"orders.dlq","partition":1,"highWatermark":5,"committedOffset":"none"}]}},\
                 {"condition":"RETRY_BOUND_PASSED","status":"NOT_MET","explanation":"a consumer may still re-fail the last replay until \
                 2026-11-30T12:01:10Z","observed":{"lastDecisionAt":"2026-11-30T11:59:30Z","retryBound":"PT1M40S","now":"2026-11-30T12:00:00Z",\
-                "clearAt":"2026-11-30T12:01:10Z"}}]}""");
+                "clearAt":"2026-11-30T12:01:10Z"}},\
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"NOT_MET","explanation":"1 replay job(s) RUNNING or PAUSED may still request replays",\
+                "observed":{"activeJobs":[{"jobId":"job-7","status":"PAUSED"}]}}]}""");
     }
 
     @Test
@@ -101,7 +103,8 @@ class ReadinessReportJsonTest {
                 "dlqPartitionsBehind":[]}},\
                 {"condition":"RETRY_BOUND_PASSED","status":"MET","explanation":"the retry bound after the last publish decision has passed",\
                 "observed":{"lastDecisionAt":"2026-11-30T11:00:00Z","retryBound":"PT1M40S","now":"2026-11-30T12:00:00Z",\
-                "clearAt":"2026-11-30T11:01:40Z"}}]}""");
+                "clearAt":"2026-11-30T11:01:40Z"}},\
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"MET","explanation":"no replay job has work left","observed":{"activeJobs":[]}}]}""");
     }
 
     @Test
@@ -122,7 +125,8 @@ class ReadinessReportJsonTest {
                 {"condition":"NO_PENDING_REPLAY","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
                 {"condition":"NO_ATTEMPT_REQUESTED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
                 {"condition":"REPLAYS_CONSUMED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
-                {"condition":"RETRY_BOUND_PASSED","status":"UNKNOWN","explanation":"%1$s","observed":{}}]}"""
+                {"condition":"RETRY_BOUND_PASSED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"UNKNOWN","explanation":"%1$s","observed":{}}]}"""
                 .formatted("database could not be read: IllegalStateException: cannot get a connection (cause: ConnectException: connection refused)"));
     }
 
@@ -133,7 +137,8 @@ class ReadinessReportJsonTest {
                 {"condition":"NO_PENDING_REPLAY","status":"UNKNOWN","explanation":"no","observed":{}},\
                 {"condition":"NO_ATTEMPT_REQUESTED","status":"UNKNOWN","explanation":"no","observed":{}},\
                 {"condition":"REPLAYS_CONSUMED","status":"UNKNOWN","explanation":"no","observed":{}},\
-                {"condition":"RETRY_BOUND_PASSED","status":"UNKNOWN","explanation":"no","observed":{}}]}""");
+                {"condition":"RETRY_BOUND_PASSED","status":"UNKNOWN","explanation":"no","observed":{}},\
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"UNKNOWN","explanation":"no","observed":{}}]}""");
     }
 
     private ReadinessReport check() {

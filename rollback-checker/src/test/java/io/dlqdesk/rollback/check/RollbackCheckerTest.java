@@ -286,7 +286,7 @@ class RollbackCheckerTest {
         ReadinessReport report = check();
 
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
-        assertThat(report.conditions()).hasSize(4).allSatisfy(result -> {
+        assertThat(report.conditions()).hasSize(5).allSatisfy(result -> {
             assertThat(result.status()).isEqualTo(UNKNOWN);
             assertThat(result.explanation()).contains("bootstrap.servers is empty");
         });

@@ -1,0 +1,224 @@
+package io.dlqdesk.api;
+
+import io.dlqdesk.domain.api.CancelReplayJobCommand;
+import io.dlqdesk.domain.api.CreateReplayJobCommand;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.PauseReplayJobCommand;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.domain.api.ReplayJobStatus;
+import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.api.ResumeReplayJobCommand;
+import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
+import io.dlqdesk.projections.incident.IncidentSummaryView;
+import io.dlqdesk.projections.incident.SelectIncidentsQuery;
+import io.dlqdesk.projections.job.FindReplayJobQuery;
+import io.dlqdesk.projections.job.ReplayJobView;
+import io.dlqdesk.replay.config.ReplayJobProperties;
+import io.dlqdesk.replay.request.ReplayRequester;
+import io.dlqdesk.replay.request.SourceUnavailableException;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.axonframework.queryhandling.QueryGateway;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+/**
+ * The replay-job application service behind the API: a selection resolved to a manifest (a filter over the incident list,
+ * oldest first, or explicit ids that must exist), then either the job created or a dry run that evaluates every selected
+ * incident's replay conditions (reading each source record, as a request would) and records nothing.
+ */
+class ReplayJobs {
+
+    /** A filter over the incident list, as {@code GET /incidents} takes it. */
+    record Filter(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup, Instant detectedFrom,
+                  Instant detectedTo) {
+    }
+
+    /** What a dry run found for one source partition. */
+    record PartitionDryRun(String topic, int partition, int evaluated, int wouldRequest, int wouldRefuse, Map<String, Integer> refusedBy,
+                           int sourceUnavailable) {
+    }
+
+    /**
+     * @param notEvaluated selected incidents beyond the dry run's bound ({@code dlqdesk.replay.jobs.dry-run-max})
+     * @param sourceUnavailable incidents whose source could not be read (the broker did not answer): neither count
+     */
+    record DryRun(int selected, int evaluated, int notEvaluated, int wouldRequest, int wouldRefuse, Map<String, Integer> refusedBy,
+                  int sourceUnavailable, List<PartitionDryRun> byPartition) {
+    }
+
+    private final CommandGateway commands;
+    private final QueryGateway queries;
+    private final ReplayRequester requester;
+    private final ReplayJobProperties properties;
+    private final Supplier<ReplayJobId> ids;
+    private final Clock clock;
+
+    ReplayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, ReplayJobProperties properties,
+               Supplier<ReplayJobId> ids, Clock clock) {
+        this.commands = commands;
+        this.queries = queries;
+        this.requester = requester;
+        this.properties = properties;
+        this.ids = ids;
+        this.clock = clock;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    /** Exactly one of {@code filter} and {@code incidentIds}; the manifest in the order the job will run it. */
+    List<IncidentSummaryView> select(Filter filter, List<String> incidentIds) {
+        if ((filter == null) == (incidentIds == null)) {
+            throw new IllegalArgumentException("give either 'filter' or 'incidentIds', not " + (filter == null ? "neither" : "both"));
+        }
+        List<IncidentSummaryView> selected = filter != null ? byFilter(filter) : byIds(incidentIds);
+        if (selected.isEmpty()) {
+            throw new SelectionRefusedException(SelectionRefusedException.Reason.EMPTY, "the selection holds no incident: nothing to replay",
+                    List.of());
+        }
+        return selected;
+    }
+
+    private List<IncidentSummaryView> byFilter(Filter filter) {
+        int max = properties.maxSelection();
+        List<IncidentSummaryView> found = queries.query(new SelectIncidentsQuery(filter.topic(), filter.consumerGroup(), filter.status(),
+                filter.exceptionGroup(), filter.detectedFrom(), filter.detectedTo(), max + 1),
+                ResponseTypes.multipleInstancesOf(IncidentSummaryView.class)).join();
+        requireAtMost(found.size());
+        return found;
+    }
+
+    private List<IncidentSummaryView> byIds(List<String> incidentIds) {
+        List<IncidentId> unique = new ArrayList<>(new LinkedHashSet<>(incidentIds.stream().map(id -> {
+            if (id == null) {
+                throw new IllegalArgumentException("'incidentIds' holds a null");
+            }
+            return IncidentId.parse(id);
+        }).toList()));
+        requireAtMost(unique.size());
+        List<IncidentSummaryView> found = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        for (IncidentId id : unique) {
+            queries.query(new FindIncidentSummaryQuery(id), ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
+                    .ifPresentOrElse(found::add, () -> unknown.add(id.value()));
+        }
+        if (!unknown.isEmpty()) {
+            throw new SelectionRefusedException(SelectionRefusedException.Reason.UNKNOWN_INCIDENTS, unknown.size()
+                    + " of the incident ids are not known (a new incident is listed within seconds): " + unknown.subList(0, Math.min(20, unknown.size())),
+                    unknown);
+        }
+        return found;
+    }
+
+    private void requireAtMost(int count) {
+        if (count > properties.maxSelection()) {
+            throw new SelectionRefusedException(SelectionRefusedException.Reason.TOO_LARGE, "the selection holds more than "
+                    + properties.maxSelection() + " incidents (dlqdesk.replay.jobs.max-selection): narrow it", List.of());
+        }
+    }
+
+    ReplayJobView create(List<IncidentSummaryView> manifest, String selection, ReplayJobLimits limits, OperatorAction by) {
+        ReplayJobId jobId = ids.get();
+        commands.sendAndWait(new CreateReplayJobCommand(jobId, selection, manifest.stream().map(view -> IncidentId.parse(view.incidentId())).toList(),
+                limits, by));
+        // the read model follows within moments; until then the job is what was just created
+        return new ReplayJobView(jobId.value(), selection, ReplayJobStatus.RUNNING, null, by.principal(), by.reason(), by.at(), by.at(),
+                new ReplayJobView.Limits(limits.ratePerSecond(), limits.maxInFlight(), limits.canary(), limits.maxRefailureRate()),
+                new ReplayJobView.Progress(manifest.size(), 0, 0, Map.of(), 0, 0, 0, 0, manifest.size()),
+                by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())));
+    }
+
+    DryRun dryRun(List<IncidentSummaryView> manifest, OperatorAction by) {
+        int bound = Math.min(manifest.size(), properties.dryRunMax());
+        Map<String, PartitionTally> partitions = new TreeMap<>();
+        PartitionTally all = new PartitionTally(null, -1);
+        for (IncidentSummaryView incident : manifest.subList(0, bound)) {
+            PartitionTally partition = partitions.computeIfAbsent(incident.topic() + "\0" + String.format("%010d", incident.partition()),
+                    key -> new PartitionTally(incident.topic(), incident.partition()));
+            Optional<List<ReplayRefusal>> refusals;
+            try {
+                refusals = Optional.of(requester.evaluate(IncidentId.parse(incident.incidentId()),
+                        new RecordLocation(incident.topic(), incident.partition(), incident.offset()), by));
+            } catch (SourceUnavailableException e) {
+                refusals = Optional.empty();
+            }
+            partition.add(refusals);
+            all.add(refusals);
+        }
+        return new DryRun(manifest.size(), bound, manifest.size() - bound, all.wouldRequest, all.wouldRefuse, all.refusedBy,
+                all.sourceUnavailable, partitions.values().stream().map(PartitionTally::view).toList());
+    }
+
+    private static final class PartitionTally {
+        final String topic;
+        final int partition;
+        int evaluated;
+        int wouldRequest;
+        int wouldRefuse;
+        int sourceUnavailable;
+        final Map<String, Integer> refusedBy = new LinkedHashMap<>();
+
+        PartitionTally(String topic, int partition) {
+            this.topic = topic;
+            this.partition = partition;
+        }
+
+        void add(Optional<List<ReplayRefusal>> refusals) {
+            evaluated++;
+            if (refusals.isEmpty()) {
+                sourceUnavailable++;
+            } else if (refusals.get().isEmpty()) {
+                wouldRequest++;
+            } else {
+                wouldRefuse++;
+                refusals.get().forEach(refusal -> refusedBy.merge(refusal.name(), 1, Integer::sum));
+            }
+        }
+
+        PartitionDryRun view() {
+            return new PartitionDryRun(topic, partition, evaluated, wouldRequest, wouldRefuse, Map.copyOf(refusedBy), sourceUnavailable);
+        }
+    }
+
+    ReplayJobView find(ReplayJobId jobId) {
+        return queries.query(new FindReplayJobQuery(jobId), ResponseTypes.optionalInstanceOf(ReplayJobView.class)).join()
+                .orElseThrow(() -> new NotFoundException("no replay job " + jobId + " (a new job is listed within moments)"));
+    }
+
+    void pause(ReplayJobId jobId, OperatorAction by) {
+        send(jobId, by, PauseReplayJobCommand::new);
+    }
+
+    void resume(ReplayJobId jobId, OperatorAction by) {
+        send(jobId, by, ResumeReplayJobCommand::new);
+    }
+
+    void cancel(ReplayJobId jobId, OperatorAction by) {
+        send(jobId, by, CancelReplayJobCommand::new);
+    }
+
+    private void send(ReplayJobId jobId, OperatorAction by, BiFunction<ReplayJobId, OperatorAction, Object> command) {
+        try {
+            commands.sendAndWait(command.apply(jobId, by));
+        } catch (AggregateNotFoundException e) {
+            throw new NotFoundException("no replay job " + jobId);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+package io.dlqdesk.projections.job;
+
+import java.util.List;
+
+public record ReplayJobPage(List<ReplayJobView> items, int page, int size, long total) {
+}

@@ -1,0 +1,25 @@
+package io.dlqdesk.projections.job;
+
+import io.dlqdesk.domain.api.ReplayJobPauseReason;
+import io.dlqdesk.domain.api.ReplayJobStatus;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A replay job as operators see it. {@code selected} = {@code requested} + {@code refused} + {@code remaining};
+ * {@code published} + {@code publishFailed} + {@code publishUnknown} never exceed {@code requested} (the rest are in flight);
+ * {@code refailed} counts requested replays that came back as correlated re-failures. {@code eta}: when the remaining
+ * incidents will have been asked at the job's rate, while it runs (null otherwise).
+ */
+public record ReplayJobView(String jobId, String selection, ReplayJobStatus status, ReplayJobPauseReason pauseReason, String createdBy,
+                            String reason, Instant createdAt, Instant updatedAt, Limits limits, Progress progress, Instant eta) {
+
+    public record Limits(int ratePerSecond, int maxInFlight, Integer canary, Double maxRefailureRate) {
+    }
+
+    /** @param refusedBy incidents refused per refusal code (one incident can be refused for several) */
+    public record Progress(int selected, int requested, int refused, Map<String, Integer> refusedBy, int published, int publishFailed,
+                           int publishUnknown, int refailed, int remaining) {
+    }
+}

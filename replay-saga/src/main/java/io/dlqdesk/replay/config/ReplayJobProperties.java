@@ -1,0 +1,24 @@
+package io.dlqdesk.replay.config;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+import java.time.Duration;
+
+/** {@code dlqdesk.replay.jobs.*}: bulk replay jobs. Defaults are the shipped ones (listed in README). */
+@Validated
+@ConfigurationProperties("dlqdesk.replay.jobs")
+public record ReplayJobProperties(
+        /* how often the runner claims the next incidents of its jobs; a job's rate is spread over these rounds */
+        @NotNull @DefaultValue("50ms") Duration tick,
+        /* incidents asked at once (each reads its source record, then asks the incident) */
+        @Min(1) @Max(64) @DefaultValue("4") int workers,
+        /* incidents one job may select */
+        @Min(1) @Max(100_000) @DefaultValue("10000") int maxSelection,
+        /* incidents one dry run evaluates (each reads its source record from the broker) */
+        @Min(1) @Max(100_000) @DefaultValue("1000") int dryRunMax) {
+}

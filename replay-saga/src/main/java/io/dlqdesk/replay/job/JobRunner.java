@@ -1,0 +1,343 @@
+package io.dlqdesk.replay.job;
+
+import io.dlqdesk.domain.api.ClaimJobReplayCommand;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.RecordJobPublishResultCommand;
+import io.dlqdesk.domain.api.RecordJobRefailureCommand;
+import io.dlqdesk.domain.api.RecordJobReplayCommand;
+import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.api.ReplayJobStatus;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * Runs the RUNNING replay jobs, on the one instance that holds the work list's segment ({@code leads}). Each tick, per job:
+ * as many of the next incidents as the job's rate allows and its bound in flight leaves room for are handed to the workers,
+ * which read each incident's history and its source record exactly as a single replay does ({@link IncidentAsk}); the next
+ * tick claims them on the job, sends their requests and records their answers, all in one unit of work per job
+ * ({@link JobCommands#ask}). Every few ticks the job is told what it has not heard yet: publish results and re-failures of
+ * its attempts (and answers a stopped runner left unrecorded). The tick thread owns all of this state; workers only prepare
+ * and hand back what they found.
+ *
+ * <p>Nothing is asked twice, and nothing after a pause or cancel is recorded: a request is stored only together with the
+ * claim that allowed it (which only a RUNNING job takes, once per incident) and the answer, and an incident whose history
+ * already holds a request of this job is answered from it instead of being asked.
+ */
+public class JobRunner implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
+    /** The job is told what it has not heard yet every this many ticks; a report not yet seen in the work list is sent again after {@link #REPORT_AGAIN_AFTER}. */
+    private static final int REPORT_EVERY_TICKS = 5;
+    private static final Duration REPORT_AGAIN_AFTER = Duration.ofSeconds(10);
+    private static final int REPORT_LIMIT = 500;
+    /** An incident whose ask failed (broker unreachable, a database error) is tried again after this. */
+    private static final Duration ASK_AGAIN_AFTER = Duration.ofSeconds(5);
+
+    public record Settings(Duration tick, int workers) {
+    }
+
+    /** What a worker hands back: the prepared request (or the answer found), or why it could not be prepared. */
+    private record Finished(ReplayJobId job, IncidentId incident, boolean again, IncidentAsk.Prepared prepared, Instant at,
+                            RuntimeException failure) {
+    }
+
+    /** What the tick thread knows of one job beyond its work list, which lags. */
+    private static final class JobState {
+        final RequestPacer pacer;
+        /** Handed to a worker to prepare, then claimed, asked and answered in one unit of work. */
+        final Set<IncidentId> asking = new HashSet<>();
+        /** Answered and recorded by this runner, not yet in the work list; true: requested (in flight). */
+        final Map<IncidentId, Boolean> answered = new HashMap<>();
+        /** Could not be prepared or asked: tried again from this time on. */
+        final Map<IncidentId, Long> askAgainAt = new HashMap<>();
+
+        JobState(RequestPacer pacer) {
+            this.pacer = pacer;
+        }
+
+        boolean idle() {
+            return asking.isEmpty() && answered.isEmpty() && askAgainAt.isEmpty();
+        }
+    }
+
+    private final JobWorkList work;
+    private final IncidentAsk asks;
+    private final JobCommands jobs;
+    private final BooleanSupplier leads;
+    private final Clock clock;
+    private final LongSupplier nanos;
+    private final Settings settings;
+
+    private final Map<ReplayJobId, JobState> states = new HashMap<>();
+    private final Map<JobWorkList.Unreported, Long> reportedAt = new HashMap<>();
+    private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
+    private boolean leading;
+    private long ticks;
+
+    private ScheduledExecutorService tickThread;
+    /** Set by {@link #start()}, or by a test that runs ticks by hand. */
+    private ExecutorService workers;
+
+    public JobRunner(JobWorkList work, IncidentAsk asks, JobCommands jobs, BooleanSupplier leads, Clock clock, LongSupplier nanos, Settings settings) {
+        this.work = work;
+        this.asks = asks;
+        this.jobs = jobs;
+        this.leads = leads;
+        this.clock = clock;
+        this.nanos = nanos;
+        this.settings = settings;
+    }
+
+    /** For tests that run {@link #tick()} by hand: asks run on {@code workers}. */
+    void askOn(ExecutorService workers) {
+        this.workers = workers;
+    }
+
+    /** One round; the scheduler calls it every tick, tests call it by hand. */
+    void tick() {
+        if (!leads.getAsBoolean()) {
+            if (leading) {
+                log.info("replay jobs: this instance no longer holds the work list; another one runs the jobs");
+                leading = false;
+            }
+            return;
+        }
+        if (!leading) {
+            log.info("replay jobs: this instance holds the work list and runs the jobs");
+            leading = true;
+            states.clear();
+            reportedAt.clear();
+        }
+        askPrepared();
+        if (ticks++ % REPORT_EVERY_TICKS == 0) {
+            report();
+        }
+        List<JobWorkList.Job> active = work.activeJobs();
+        Set<ReplayJobId> activeIds = active.stream().map(JobWorkList.Job::jobId).collect(Collectors.toSet());
+        states.entrySet().removeIf(entry -> !activeIds.contains(entry.getKey()) && entry.getValue().asking.isEmpty());
+        for (JobWorkList.Job job : active) {
+            if (job.status() == ReplayJobStatus.RUNNING) {
+                start(job);
+            } else {
+                JobState state = states.get(job.jobId());
+                if (state != null && state.idle()) {
+                    states.remove(job.jobId()); // a paused job starts afresh on resume: nothing of it is kept here meanwhile
+                }
+            }
+        }
+    }
+
+    private void start(JobWorkList.Job job) {
+        JobState state = states.computeIfAbsent(job.jobId(), id -> new JobState(new RequestPacer(job.ratePerSecond(), nanos)));
+        state.pacer.rate(job.ratePerSecond());
+        state.answered.keySet().removeAll(work.known(job.jobId(), state.answered.keySet()));
+        long answeredInFlight = state.answered.values().stream().filter(requested -> requested).count();
+        long room = job.maxInFlight() - (work.inFlight(job.jobId()) + state.asking.size() + answeredInFlight);
+        if (room <= 0) {
+            return;
+        }
+        long now = nanos.getAsLong();
+        int started = 0;
+        int look = (int) Math.min(Integer.MAX_VALUE, room + state.asking.size() + state.answered.size() + state.askAgainAt.size());
+        Instant at = clock.instant();
+        for (JobWorkList.Pending pending : work.pending(job.jobId(), look)) {
+            IncidentId incident = pending.incidentId();
+            Long againAt = state.askAgainAt.get(incident);
+            if (started >= room || state.asking.contains(incident) || state.answered.containsKey(incident)
+                    || againAt != null && now - againAt < 0) {
+                continue;
+            }
+            if (!state.pacer.tryAcquire()) {
+                break;
+            }
+            started++;
+            state.askAgainAt.remove(incident);
+            state.asking.add(incident);
+            boolean again = pending.claimed();
+            workers.execute(() -> prepare(job, incident, again, at));
+        }
+    }
+
+    /** On a worker thread: the slow part (the incident's history, the source record), before anything is claimed. */
+    private void prepare(JobWorkList.Job job, IncidentId incident, boolean again, Instant at) {
+        try {
+            finished.add(new Finished(job.jobId(), incident, again, asks.prepare(job.jobId(), incident, job.requestedBy(at)), at, null));
+        } catch (RuntimeException e) {
+            finished.add(new Finished(job.jobId(), incident, again, null, at, e));
+        }
+    }
+
+    /**
+     * The prepared incidents of each job: answers found in their history recorded; the others claimed, asked and answered in
+     * one unit of work, in incident id order (each incident stays locked until the unit ends, and every batch writer takes
+     * them in that order).
+     */
+    private void askPrepared() {
+        Map<ReplayJobId, List<Finished>> byJob = new LinkedHashMap<>();
+        for (Finished done; (done = finished.poll()) != null; ) {
+            byJob.computeIfAbsent(done.job(), id -> new ArrayList<>()).add(done);
+        }
+        byJob.forEach((job, done) -> {
+            JobState state = states.computeIfAbsent(job, id -> new JobState(new RequestPacer(1, nanos)));
+            List<Finished> earlier = new ArrayList<>();
+            List<Finished> ready = new ArrayList<>();
+            for (Finished one : done) {
+                if (one.failure() != null) {
+                    state.asking.remove(one.incident());
+                    log.warn("replay job {}: {} could not be prepared, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER,
+                            one.failure().toString());
+                    state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
+                } else if (one.prepared().earlier() != null) {
+                    earlier.add(one);
+                } else {
+                    ready.add(one);
+                }
+            }
+            ready.sort(Comparator.comparing(one -> one.incident().value()));
+            List<JobCommands.Answer> recorded = jobs.send(earlier.stream()
+                    .map(one -> new RecordJobReplayCommand(job, one.incident(), one.prepared().earlier())).toList());
+            List<JobCommands.Answer> asked = jobs.ask(ready.stream().map(one -> new JobCommands.Ask(
+                    new ClaimJobReplayCommand(job, one.incident(), one.at(), one.again()), one.prepared().request())).toList());
+            settle(state, job, earlier, recorded, true);
+            settle(state, job, ready, asked, false);
+        });
+    }
+
+    private void settle(JobState state, ReplayJobId job, List<Finished> done, List<JobCommands.Answer> answers, boolean foundInHistory) {
+        int requested = 0;
+        int notClaimed = 0;
+        for (int i = 0; i < done.size(); i++) {
+            Finished one = done.get(i);
+            JobCommands.Answer answer = answers.get(i);
+            state.asking.remove(one.incident());
+            if (answer.ok()) {
+                ReplayOutcome outcome = foundInHistory ? one.prepared().earlier() : (ReplayOutcome) answer.result();
+                state.answered.put(one.incident(), outcome.attempt() != null);
+                requested += outcome.attempt() != null ? 1 : 0;
+            } else if (answer.refused() != null) {
+                notClaimed++;
+            } else if (answer.failed() != null) {
+                log.warn("replay job {}: {} not asked, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER, answer.failed().toString());
+                state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
+            }
+            // refused: the job no longer runs (a pause, the canary, a cancel) or an earlier runner claimed it and the work
+            // list does not show that yet: nothing was asked, and it comes back pending
+        }
+        if (!done.isEmpty()) {
+            log.info("replay job {}: {} incident(s) {}, {} requested, {} not claimed (the job no longer runs)", job, done.size(),
+                    foundInHistory ? "answered from their history" : "taken", requested, notClaimed);
+        }
+    }
+
+    private void report() {
+        long now = nanos.getAsLong();
+        List<JobWorkList.Unreported> unreported = work.unreported(REPORT_LIMIT);
+        reportedAt.keySet().retainAll(new HashSet<>(unreported));
+        Instant at = clock.instant();
+        Map<ReplayJobId, List<Object>> byJob = new LinkedHashMap<>();
+        for (JobWorkList.Unreported one : unreported) {
+            Long sent = reportedAt.get(one);
+            if (sent != null && now - sent < REPORT_AGAIN_AFTER.toNanos()) {
+                continue; // sent: the work list will show it
+            }
+            reportedAt.put(one, now);
+            byJob.computeIfAbsent(one.jobId(), id -> new ArrayList<>()).add(command(one, at));
+        }
+        byJob.forEach((job, commands) -> {
+            List<JobCommands.Answer> answers = jobs.send(commands);
+            for (int i = 0; i < answers.size(); i++) {
+                if (!answers.get(i).ok()) {
+                    log.warn("replay job {}: {} not recorded: {}", job, commands.get(i), answers.get(i));
+                }
+            }
+        });
+    }
+
+    private static Object command(JobWorkList.Unreported one, Instant at) {
+        if (one instanceof JobWorkList.Unreported.Requested requested) {
+            return new RecordJobReplayCommand(one.jobId(), one.incidentId(), ReplayOutcome.requested(requested.attempt()));
+        }
+        if (one instanceof JobWorkList.Unreported.Decided decided) {
+            return new RecordJobPublishResultCommand(one.jobId(), one.incidentId(), one.attempt(), decided.status(), at);
+        }
+        return new RecordJobRefailureCommand(one.jobId(), one.incidentId(), one.attempt(), at);
+    }
+
+    private void tickSafely() {
+        try {
+            tick();
+        } catch (RuntimeException e) {
+            log.warn("replay job round failed, next round in {}: {}", settings.tick(), e.toString());
+        } catch (Throwable e) { // anything escaping would cancel the schedule silently
+            log.error("replay job round failed, next round in {}", settings.tick(), e);
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        CustomizableThreadFactory workerThreads = new CustomizableThreadFactory("replay-job-ask-");
+        workerThreads.setDaemon(true);
+        workers = Executors.newFixedThreadPool(settings.workers(), workerThreads);
+        CustomizableThreadFactory tickThreads = new CustomizableThreadFactory("replay-job-runner-");
+        tickThreads.setDaemon(true);
+        tickThread = Executors.newSingleThreadScheduledExecutor(tickThreads);
+        tickThread.scheduleWithFixedDelay(this::tickSafely, settings.tick().toMillis(), settings.tick().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (tickThread == null) {
+            return;
+        }
+        // no new claim once stopping; asks under way finish, their answers are recorded by the next runner from the history
+        tickThread.shutdown();
+        workers.shutdown();
+        try {
+            if (!tickThread.awaitTermination(30, TimeUnit.SECONDS)) {
+                tickThread.shutdownNow();
+            }
+            if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            tickThread.shutdownNow();
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        tickThread = null;
+        workers = null;
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return tickThread != null;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 200; // after Axon and the database are up; stopped before them
+    }
+}
