@@ -44,8 +44,9 @@ public class ConsoleSecurity {
         PathPatternRequestMatcher.Builder paths = PathPatternRequestMatcher.withDefaults();
         http.securityMatcher("/console", "/console/**", LOGIN, "/logout", "/webjars/htmx.org/**")
                 .authorizeHttpRequests(requests -> requests
-                        // the second dispatch of a page that waited (the rollback verdict) and error pages: authorized on the first
-                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
+                        // the second dispatch of a page that waited (the rollback verdict), error pages and the forward to the 403
+                        // page: each renders a request that was decided on its first dispatch
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR, DispatcherType.FORWARD).permitAll()
                         .requestMatchers(paths.matcher(HttpMethod.GET, LOGIN), paths.matcher(HttpMethod.GET, "/console/assets/**"),
                                 paths.matcher(HttpMethod.GET, "/webjars/htmx.org/**")).permitAll()
                         .requestMatchers(HttpMethod.POST, OPERATOR_POSTS).hasRole(Role.OPERATOR.name())

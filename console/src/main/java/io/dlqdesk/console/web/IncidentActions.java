@@ -5,6 +5,7 @@ import io.dlqdesk.domain.IncidentCommandRefusedException;
 import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
 import io.dlqdesk.domain.api.DiscardIncidentCommand;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ResolveIncidentCommand;
@@ -51,17 +52,17 @@ public class IncidentActions {
 
     @PostMapping("/console/incidents/{id}/acknowledge")
     String acknowledge(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
-        return send(id, reason, caller, flash, "Acknowledged.", AcknowledgeIncidentCommand::new);
+        return send(id, reason, caller, flash, "Acknowledged.", IncidentStatus.ACKED, AcknowledgeIncidentCommand::new);
     }
 
     @PostMapping("/console/incidents/{id}/resolve")
     String resolve(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
-        return send(id, reason, caller, flash, "Resolved.", ResolveIncidentCommand::new);
+        return send(id, reason, caller, flash, "Resolved.", IncidentStatus.RESOLVED, ResolveIncidentCommand::new);
     }
 
     @PostMapping("/console/incidents/{id}/discard")
     String discard(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
-        return send(id, reason, caller, flash, "Discarded.", DiscardIncidentCommand::new);
+        return send(id, reason, caller, flash, "Discarded.", IncidentStatus.DISCARDED, DiscardIncidentCommand::new);
     }
 
     @PostMapping("/console/incidents/{id}/replay")
@@ -74,6 +75,7 @@ public class IncidentActions {
         ReplayOutcome outcome = Incidents.requestReplay(queries, requester, incidentId, action);
         if (outcome.attempt() != null) {
             flash.addFlashAttribute("done", "Replay requested as attempt " + outcome.attempt() + "; its publish status follows below.");
+            flash.addFlashAttribute("expectAttempt", outcome.attempt());
         } else {
             flash.addFlashAttribute("refused", "The replay was refused (and the refusal recorded in the history):");
             flash.addFlashAttribute("refusals", RefusalWords.of(outcome.refusals()));
@@ -100,7 +102,7 @@ public class IncidentActions {
         return back(incidentId);
     }
 
-    private String send(String id, String reason, Authentication caller, RedirectAttributes flash, String done,
+    private String send(String id, String reason, Authentication caller, RedirectAttributes flash, String done, IncidentStatus becomes,
                         BiFunction<IncidentId, OperatorAction, Object> command) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, reason, flash);
@@ -110,6 +112,7 @@ public class IncidentActions {
         try {
             commands.sendAndWait(command.apply(incidentId, action));
             flash.addFlashAttribute("done", done);
+            flash.addFlashAttribute("expectStatus", becomes);
         } catch (IncidentCommandRefusedException e) {
             refused(flash, e);
         } catch (ConcurrencyException e) {

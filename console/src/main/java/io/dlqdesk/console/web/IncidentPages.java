@@ -23,6 +23,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The incident list (every filter of {@code GET /api/v1/incidents}, eventId and key search, paging, newest first) and one
@@ -92,22 +93,38 @@ public class IncidentPages {
         return "console/incidents";
     }
 
+    /**
+     * One incident. Right after an action the read model may not show its effect yet (it follows the event store within
+     * moments): the action's answer names what to expect, and the page's live part polls until it shows.
+     */
     @GetMapping("/console/incidents/{id}")
     String incident(@PathVariable String id, Model model) {
+        Map<String, Object> flash = model.asMap();
+        show(id, (IncidentStatus) flash.get("expectStatus"), (Integer) flash.get("expectAttempt"), model);
+        return "console/incident";
+    }
+
+    /** Status, attempts and history again, polled while an attempt waits for its publish result or an action's effect is not shown yet. */
+    @GetMapping("/console/incidents/{id}/live")
+    String live(@PathVariable String id, @RequestParam(required = false) IncidentStatus expectStatus,
+                @RequestParam(required = false) Integer expectAttempt, @RequestParam(required = false) String part, Model model) {
+        show(id, expectStatus, expectAttempt, model);
+        return "history".equals(part) ? "console/incident :: history" : "console/incident :: live";
+    }
+
+    private void show(String id, IncidentStatus expectStatus, Integer expectAttempt, Model model) {
         IncidentId incidentId = IncidentId.parse(id);
         List<HistoryEntry> history = history(incidentId);
         IncidentDetail detail = IncidentDetail.of(Incidents.summary(queries, incidentId), history);
         model.addAttribute("detail", detail);
         model.addAttribute("history", history);
-        model.addAttribute("waiting", waiting(detail));
-        return "console/incident";
-    }
-
-    /** The attempts and status again, polled by the page while an attempt waits for its publish result. */
-    @GetMapping("/console/incidents/{id}/live")
-    String live(@PathVariable String id, Model model) {
-        incident(id, model);
-        return "console/incident :: live";
+        boolean expecting = expectStatus != null && detail.incident().status() != expectStatus
+                || expectAttempt != null && detail.attempts().stream().noneMatch(attempt -> attempt.attempt() >= expectAttempt);
+        model.addAttribute("waiting", expecting || waiting(detail));
+        model.addAttribute("liveUrl", UriComponentsBuilder.fromPath("/console/incidents/{id}/live")
+                .queryParamIfPresent("expectStatus", java.util.Optional.ofNullable(expecting ? expectStatus : null))
+                .queryParamIfPresent("expectAttempt", java.util.Optional.ofNullable(expecting ? expectAttempt : null))
+                .buildAndExpand(incidentId.value()).toUriString());
     }
 
     /** The root failure's DLQ record, read from its topic when asked for (not with every page view). */

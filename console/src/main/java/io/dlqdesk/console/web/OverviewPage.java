@@ -106,6 +106,7 @@ public class OverviewPage {
         model.addAttribute("replaySwitch", replaySwitch.state());
         model.addAttribute("rollback", rollbackChecks.lastReport().orElse(null));
         model.addAttribute("rows", ROWS);
+        model.addAttribute("refreshedAt", clock.instant());
     }
 
     /** Per value: OPEN and ACKED counts, largest first, at most {@link #ROWS}. */
