@@ -5,6 +5,8 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.access.WebInvocationPrivilegeEvaluator;
 import org.springframework.stereotype.Component;
 
+import java.util.List;
+
 /**
  * Whether the signed-in user may send a request, asked of the same URL rules that decide it ({@link ConsoleSecurity}):
  * a page shows a button only when the server would accept it, from one source of truth. Templates call
@@ -17,6 +19,11 @@ public class ConsoleAccess {
 
     ConsoleAccess(WebInvocationPrivilegeEvaluator rules) {
         this.rules = rules;
+    }
+
+    /** Those of {@code actions} the user may send as {@code method} to {@code prefix + action}, in their order. */
+    public List<String> allowed(String method, String prefix, List<String> actions) {
+        return actions.stream().filter(action -> may(method, prefix + action)).toList();
     }
 
     public boolean may(String method, String path) {
