@@ -223,7 +223,9 @@ class ConsoleBrowserIT {
         quarantinedRecord();
         signIn("admin");
         open("/console");
-        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#rollback-panel")).containsAnyOf("READY", "NOT_READY", "UNKNOWN"));
+        // the panel shows a fresh verdict once the check it asked for ends (the unmet conditions with it)
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#rollback-panel"))
+                .containsAnyOf("READY", "NOT_READY", "UNKNOWN").contains("checked").doesNotContain("checking"));
         assertThat(text("#by-topic").isEmpty()).isFalse();
         assertThat(browser.findElement(By.id("overview-panels")).getText()).contains(ORDERS, GROUP);
         screenshot("overview");

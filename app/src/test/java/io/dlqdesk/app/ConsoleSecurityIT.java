@@ -123,7 +123,15 @@ class ConsoleSecurityIT {
         assertThat(operator.postWithToken("/console", "/console/replay-switch", Map.of("enabled", "false", "reason", "operator tries"))
                 .statusCode()).isEqualTo(403);
 
+        assertThat(operator.postWithToken("/console", "/console/incidents/" + id + "/attempts/1/publish-unknown",
+                Map.of("reason", "operator tries")).statusCode()).isEqualTo(403);
+
         ConsoleSession admin = ConsoleSession.signedIn(app, "admin");
+        // allowed to ask; the incident refuses (it has no attempt 1) and the page says so
+        HttpResponse<String> mark = admin.postWithToken("/console", "/console/incidents/" + id + "/attempts/1/publish-unknown",
+                Map.of("reason", "row lost in a restore"));
+        assertThat(mark.statusCode()).isEqualTo(302);
+        assertThat(admin.get("/console/incidents/" + id).body()).contains("notice-refused", "Refused (");
         assertThat(admin.get("/console/replay-switch").body()).contains("action-switch");
         HttpResponse<String> turned = admin.postWithToken("/console/replay-switch", "/console/replay-switch",
                 Map.of("enabled", "false", "reason", "admin turns it off"));
