@@ -234,7 +234,7 @@ class ConsoleBrowserIT {
         WebElement link = browser.findElement(By.id("topic-0"));
         ((JavascriptExecutor) browser).executeScript("arguments[0].focus()", link);
         String before = text("#panels-at");
-        await().atMost(WAIT).until(() -> !text("#panels-at").equals(before));
+        await().atMost(WAIT).ignoreExceptions().until(() -> !text("#panels-at").equals(before)); // read while swapped: stale, read again
         assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("topic-0");
         assertThatThrownBy(link::isDisplayed).as("the panel was swapped, not left alone").isInstanceOf(StaleElementReferenceException.class);
 
@@ -436,8 +436,17 @@ class ConsoleBrowserIT {
         assertThat(violations).as("CSP violations on " + path).isEmpty();
     }
 
+    /** The element's text; found again when a refresh swapped it between finding and reading (the overview polls). */
     private static String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText();
+        for (int tries = 1; ; tries++) {
+            try {
+                return browser.findElement(By.cssSelector(css)).getText();
+            } catch (StaleElementReferenceException swapped) {
+                if (tries == 5) {
+                    throw swapped;
+                }
+            }
+        }
     }
 
     private static void screenshot(String name) throws Exception {

@@ -28,11 +28,16 @@ public class AuditPages {
     String audit(@RequestParam(required = false) String principal, @RequestParam(required = false) String from,
                  @RequestParam(required = false) String to, @RequestParam(defaultValue = "0") int page, Model model) {
         model.addAttribute("principal", principal == null ? "" : principal);
-        model.addAttribute("from", from == null ? "" : from);
-        model.addAttribute("to", to == null ? "" : to);
+        Instant fromInstant = FormValues.instant("from", from);
+        Instant toInstant = FormValues.instant("to", to);
+        // exact in the paging links; as the browser's date-time field shows them (UTC, seconds) in the form
+        model.addAttribute("from", fromInstant == null ? "" : fromInstant.toString());
+        model.addAttribute("to", toInstant == null ? "" : toInstant.toString());
+        model.addAttribute("fromField", FormValues.field(fromInstant));
+        model.addAttribute("toField", FormValues.field(toInstant));
         PageBounds.require(page, IncidentPages.PAGE_SIZE);
-        AuditPage audit = queries.query(new ListAuditQuery(FormValues.text(principal), FormValues.instant("from", from),
-                FormValues.instant("to", to), page, IncidentPages.PAGE_SIZE), AuditPage.class).join();
+        AuditPage audit = queries.query(new ListAuditQuery(FormValues.text(principal), fromInstant, toInstant, page, IncidentPages.PAGE_SIZE),
+                AuditPage.class).join();
         model.addAttribute("audit", audit);
         model.addAttribute("hasNext", (long) (page + 1) * IncidentPages.PAGE_SIZE < audit.total()
                 && (long) (page + 1) * IncidentPages.PAGE_SIZE <= PageBounds.MAX_OFFSET);
@@ -42,7 +47,8 @@ public class AuditPages {
     @GetMapping("/console/as-of")
     String asOf(@RequestParam(required = false) String at, @RequestParam(required = false) String after, Model model) {
         Instant instant = FormValues.instant("at", at);
-        model.addAttribute("at", at == null ? "" : at);
+        model.addAttribute("at", instant == null ? "" : instant.toString()); // the next page asks about exactly this instant
+        model.addAttribute("atField", FormValues.field(instant));
         if (instant != null) {
             model.addAttribute("ledger", queries.query(new FindIncidentsAsOfQuery(instant,
                     FormValues.text(after) == null ? null : AsOfCursor.of(after), 100), IncidentsAsOfPage.class).join());
