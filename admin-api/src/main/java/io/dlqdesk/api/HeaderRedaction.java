@@ -15,19 +15,19 @@ import java.util.stream.Collectors;
  * a record: Authorization, cookies, API keys) in every answer that shows headers. Names are compared
  * ignoring ASCII case; the header stays listed, its value becomes {@value #REDACTED}.
  */
-final class HeaderRedaction {
+public final class HeaderRedaction {
 
-    static final String REDACTED = "[redacted]";
+    public static final String REDACTED = "[redacted]";
 
     private final Set<String> denied;
     private final ObjectMapper json;
 
-    HeaderRedaction(Collection<String> denied, ObjectMapper json) {
+    public HeaderRedaction(Collection<String> denied, ObjectMapper json) {
         this.denied = denied.stream().map(name -> name.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
         this.json = json;
     }
 
-    boolean isDenied(String headerName) {
+    public boolean isDenied(String headerName) {
         return headerName != null && denied.contains(headerName.toLowerCase(Locale.ROOT));
     }
 
@@ -35,7 +35,7 @@ final class HeaderRedaction {
      * Headers as stored with a quarantined record, {@code [{"key": …, "value": base64}, …]}, with denied
      * values replaced. Anything that is not that shape is withheld whole rather than shown unredacted.
      */
-    String redactHeadersJson(String headersJson) {
+    public String redactHeadersJson(String headersJson) {
         if (headersJson == null) {
             return null;
         }

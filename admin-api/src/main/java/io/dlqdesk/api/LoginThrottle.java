@@ -14,6 +14,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.authentication.event.AbstractAuthenticationFailureEvent;
 import org.springframework.security.web.authentication.WebAuthenticationDetails;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.IOException;
@@ -22,13 +23,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * HTTP Basic's guard in the filter chain: {@link #beforeAuthentication()} refuses a throttled user or address
  * with 429 and takes a password-check permit, {@link #afterAuthentication()} gives it back as soon as the
  * password was checked; failures arrive as Spring Security events and are logged in one line and counted.
+ * The console's form login is guarded the same way ({@link #beforeFormLogin}), with the same counts.
  */
-final class LoginThrottle {
+public final class LoginThrottle {
 
     static final URI TOO_MANY_REQUESTS = URI.create("urn:dlqdesk:problem:too-many-requests");
     private static final Logger log = LoggerFactory.getLogger(LoginThrottle.class);
@@ -60,11 +63,25 @@ final class LoginThrottle {
     }
 
     OncePerRequestFilter beforeAuthentication() {
+        return guarding(LoginThrottle::basicUser);
+    }
+
+    /**
+     * For a login form: the user name of a {@code loginRequest} (its {@code usernameParameter}), throttled and bounded as a
+     * Basic login is. Placed before the form's authentication filter; the permit is given back when the chain returns (the
+     * form's filter answers the login itself, with a redirect).
+     */
+    public OncePerRequestFilter beforeFormLogin(RequestMatcher loginRequest, String usernameParameter) {
+        return guarding(request -> loginRequest.matches(request)
+                ? Optional.of(printable(request.getParameter(usernameParameter))) : Optional.empty());
+    }
+
+    private OncePerRequestFilter guarding(Function<HttpServletRequest, Optional<String>> userOf) {
         return new OncePerRequestFilter() {
             @Override
             protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                     throws ServletException, IOException {
-                Optional<String> user = basicUser(request);
+                Optional<String> user = userOf.apply(request);
                 if (user.isEmpty()) {
                     chain.doFilter(request, response);
                     return;

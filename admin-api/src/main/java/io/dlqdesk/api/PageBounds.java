@@ -5,15 +5,15 @@ package io.dlqdesk.api;
  * An offset beyond it is a 400 before any query runs (a deep OFFSET costs the database the rows it skips, and
  * {@code page × size} must not overflow); narrow the filters instead.
  */
-final class PageBounds {
+public final class PageBounds {
 
-    static final int MAX_SIZE = 500;
-    static final long MAX_OFFSET = 100_000;
+    public static final int MAX_SIZE = 500;
+    public static final long MAX_OFFSET = 100_000;
 
     private PageBounds() {
     }
 
-    static void require(int page, int size) {
+    public static void require(int page, int size) {
         if (page < 0) {
             throw new IllegalArgumentException("page must be >= 0, was " + page);
         }

@@ -17,13 +17,14 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
 import java.net.URI;
 
 /** Every API error as application/problem+json with a stable type and a detail that says what was wrong. */
-@RestControllerAdvice
+@RestControllerAdvice(annotations = RestController.class) // the console's pages answer their errors as pages
 @Order(Ordered.HIGHEST_PRECEDENCE) // before Spring Boot's generic problem-details handler
 public class ProblemAdvice {
 

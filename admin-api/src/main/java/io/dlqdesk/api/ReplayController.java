@@ -2,7 +2,6 @@ package io.dlqdesk.api;
 
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
@@ -59,9 +58,7 @@ public class ReplayController {
                                                  Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        IncidentSummaryView incident = Incidents.summary(queries, incidentId);
-        ReplayOutcome outcome = requester.request(incidentId, new RecordLocation(incident.topic(), incident.partition(), incident.offset()),
-                action);
+        ReplayOutcome outcome = Incidents.requestReplay(queries, requester, incidentId, action);
         if (outcome.attempt() == null) {
             throw new ReplayRefusedException(incidentId, outcome.refusals());
         }

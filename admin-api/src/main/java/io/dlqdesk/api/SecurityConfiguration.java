@@ -9,6 +9,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
@@ -67,6 +69,7 @@ public class SecurityConfiguration {
     }
 
     @Bean
+    @Order(Ordered.LOWEST_PRECEDENCE) // matches every request: chains for particular paths (the console's) come first
     SecurityFilterChain api(HttpSecurity http, SecurityProperties properties, ObjectProvider<JwtDecoder> jwt, ObjectMapper json,
                             LoginThrottle throttle) throws Exception {
         http.csrf(csrf -> csrf.disable()) // no cookies, no sessions: Basic or bearer on every request

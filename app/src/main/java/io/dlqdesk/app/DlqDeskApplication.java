@@ -1,6 +1,7 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.api.ApiConfiguration;
+import io.dlqdesk.console.ConsoleConfiguration;
 import io.dlqdesk.ingest.config.IngestConfiguration;
 import io.dlqdesk.notifications.NotificationsConfiguration;
 import io.dlqdesk.replay.config.ReplayConfiguration;
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
 @Import({ProjectionsConfiguration.class, IngestConfiguration.class, ReplayConfiguration.class, RetentionConfiguration.class, RollbackConfiguration.class,
-        ApiConfiguration.class, NotificationsConfiguration.class})
+        ApiConfiguration.class, NotificationsConfiguration.class, ConsoleConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class, ApplicationName.class, InstanceProperties.class})
 public class DlqDeskApplication {
 

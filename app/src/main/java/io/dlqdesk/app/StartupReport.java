@@ -19,7 +19,7 @@ class StartupReport {
         String address = env.getProperty("server.address", "0.0.0.0");
         String host = "0.0.0.0".equals(address) ? "localhost" : address;
         String base = "http://" + host + ":" + env.getProperty("local.server.port", "?");
-        log.info("DLQ Incident Desk is up: {} (health: {}/actuator/health)", base, base);
+        log.info("DLQ Incident Desk is up: {} (console: {}/console, health: {}/actuator/health)", base, base, base);
         log.info("database: {}; Kafka: {}; incident events topic: {}",
                 withoutParameters(env.getProperty("spring.datasource.url")), env.getProperty("spring.kafka.bootstrap-servers"),
                 env.getProperty("axon.kafka.default-topic"));

@@ -99,6 +99,48 @@ class IncidentApiIT {
         assertThat(RunningApp.get(app, "/v3/api-docs").statusCode()).isEqualTo(401);
     }
 
+    @Test
+    void theListFindsIncidentsByEventIdAndByRecordKeyTextOrHex() throws Exception {
+        String topic = "search-" + NONCE;
+        byte[] binary = {0x00, (byte) 0xff, 0x10};
+        IncidentId text = open(new FailureKey(topic, 0, 1, "billing"), "order-42".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                "evt-42-" + NONCE);
+        IncidentId sameKey = open(new FailureKey(topic + "-b", 0, 1, "billing"), "order-42".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                "evt-44-" + NONCE);
+        IncidentId binaryKey = open(new FailureKey(topic, 0, 2, "billing"), binary, "evt-43-" + NONCE);
+        await().atMost(Duration.ofSeconds(60)).until(() -> read("/api/v1/incidents?size=500").body().contains(binaryKey.value()));
+
+        String byEventId = read("/api/v1/incidents?eventId=evt-42-" + NONCE).body();
+        assertThat(byEventId).contains(text.value(), "\"eventId\":\"evt-42-" + NONCE + "\"", "\"total\":1")
+                .doesNotContain(sameKey.value(), binaryKey.value());
+        assertThat(read("/api/v1/incidents?eventId=evt-none-" + NONCE).body()).contains("\"total\":0", "\"items\":[]");
+
+        String byKey = read("/api/v1/incidents?key=order-42").body();
+        assertThat(byKey).contains(text.value(), sameKey.value()).doesNotContain(binaryKey.value());
+        assertThat(read("/api/v1/incidents?key=order-42&topic=" + topic).body()).contains(text.value(), "\"total\":1")
+                .doesNotContain(sameKey.value());
+        assertThat(read("/api/v1/incidents?keyHex=00ff10").body()).contains(binaryKey.value(), "\"total\":1").doesNotContain(text.value());
+        assertThat(read("/api/v1/incidents?keyHex=6f726465722d3432&topic=" + topic).body()).as("order-42 in hex").contains(text.value());
+        assertThat(read("/api/v1/incidents?key=order-4").body()).as("exact, not a prefix").doesNotContain(text.value());
+        // where the DLQ record is, for reading it
+        assertThat(byEventId).contains("\"dlqTopic\":\"" + topic + ".dlq\"", "\"dlqPartition\":0", "\"dlqOffset\":1");
+
+        HttpResponse<String> both = read("/api/v1/incidents?key=a&keyHex=61");
+        assertThat(both.statusCode()).isEqualTo(400);
+        assertThat(both.body()).contains("urn:dlqdesk:problem:invalid-input", "not both");
+        HttpResponse<String> notHex = read("/api/v1/incidents?keyHex=zz");
+        assertThat(notHex.statusCode()).isEqualTo(400);
+        assertThat(notHex.body()).contains("'keyHex' must be an even number of hex digits");
+    }
+
+    private static IncidentId open(FailureKey key, byte[] recordKey, String eventId) {
+        app.getBean(org.axonframework.commandhandling.gateway.CommandGateway.class).sendAndWait(
+                io.dlqdesk.domain.api.OpenIncidentCommand.forFailure(new io.dlqdesk.domain.api.FailedRecord(key,
+                        new io.dlqdesk.domain.api.RecordLocation(key.topic() + ".dlq", 0, key.offset()), io.dlqdesk.domain.api.RecordKey.of(recordKey),
+                        new io.dlqdesk.domain.api.EventId(eventId), null, null, null), Duration.ofDays(7), Instant.now()));
+        return IncidentId.of(key);
+    }
+
     private static HttpResponse<String> read(String path) throws Exception {
         return RunningApp.get(app, path, "viewer", RunningApp.PASSWORD);
     }

@@ -31,6 +31,7 @@ class ModuleBoundariesTest {
                 .layer("rollback-checker").definedBy("io.dlqdesk.rollback..")
                 .layer("admin-api").definedBy("io.dlqdesk.api..")
                 .layer("notifications").definedBy("io.dlqdesk.notifications..")
+                .layer("console").definedBy("io.dlqdesk.console..")
                 .layer("app").definedBy("io.dlqdesk.app..")
                 .layer("test-support").definedBy("io.dlqdesk.testsupport..")
                 .layer("dlq-desk-consumer").definedBy("io.dlqdesk.consumer..")
@@ -46,8 +47,11 @@ class ModuleBoundariesTest {
                 .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "dlq-ingest", "replay-saga")
                 // the exception group of a failure is the read models' definition, so ids match the API and the gauges
                 .whereLayer("notifications").mayOnlyAccessLayers("incident-domain", "projections")
+                // the console's pages call what the REST API calls, and reuse its roles, redaction and error types
+                .whereLayer("console").mayOnlyAccessLayers("incident-domain", "dlq-record", "projections", "dlq-ingest", "replay-saga",
+                        "retention-guard", "rollback-checker", "admin-api")
                 .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "dlq-ingest", "replay-saga",
-                        "retention-guard", "rollback-checker", "admin-api", "notifications")
+                        "retention-guard", "rollback-checker", "admin-api", "notifications", "console")
                 .whereLayer("test-support").mayNotBeAccessedByAnyLayer()
                 // ships to other teams' services: it uses nothing of ours, and the desk does not use it
                 .whereLayer("dlq-desk-consumer").mayNotAccessAnyLayer()

@@ -61,6 +61,13 @@ public final class ReadModelLatency {
     /** Index and row reads in the database per as-of page (one-element array), without and with the extra history. */
     static final String AS_OF_ROWS_READ = "as-of: rows read in the database per page";
     static final String AS_OF_TEN_TIMES_ROWS_READ = "as-of: rows read per page, 10× the history";
+    /** The console's overview, first page of the list, and one incident, with the same incidents in the read model. */
+    static final String CONSOLE_OVERVIEW = "console: overview";
+    static final String CONSOLE_LIST = "console: incidents (first page of 50)";
+    static final String CONSOLE_INCIDENT = "console: one incident";
+    /** The console signs in with a form: a Basic user (its bcrypt hash checked once, at sign-in). */
+    private static final String CONSOLE_USER = "bench";
+    private static final String CONSOLE_PASSWORD = "bench-password";
     private static final String ISSUER = "https://bench.invalid/issuer";
     private static final String AUDIENCE = "dlq-incident-desk";
 
@@ -98,6 +105,8 @@ public final class ReadModelLatency {
             endpoints.put("GET /api/v1/incident-counts?by=exception-group", "/api/v1/incident-counts?by=exception-group");
             endpoints.put("GET /api/v1/exception-groups", "/api/v1/exception-groups");
             endpoints.put(AS_OF, "/api/v1/audit/incidents-as-of?size=100&at=" + NOW.minus(java.time.Duration.ofDays(15)));
+            endpoints.put("GET /api/v1/incidents?eventId=", "/api/v1/incidents?eventId=" + eventId(incidents / 2));
+            endpoints.put("GET /api/v1/incidents?key=", "/api/v1/incidents?key=order-" + (incidents / 3));
             HttpClient client = HttpClient.newHttpClient();
             System.out.printf(Locale.ROOT, "%nread endpoints, %,d incidents, %,d sequential requests each (2 cores, embedded MariaDB)%n",
                     incidents, requests);
@@ -112,6 +121,29 @@ public final class ReadModelLatency {
                     baselineP99 = percentile(millis, 0.99);
                 }
                 System.out.printf(Locale.ROOT, "| %-48s | %8.2f | %8.2f | %14.1f |%n", endpoint.getKey(), percentile(millis, 0.50),
+                        percentile(millis, 0.99), percentile(millis, 0.99) / baselineP99);
+            }
+            // the console's pages, as a signed-in browser asks for them (form login once, then the session cookie)
+            HttpClient browser = signedInBrowser(base);
+            String incident = String.format(Locale.ROOT, "inc-%032x", incidents / 2);
+            Map<String, String> pages = new LinkedHashMap<>();
+            pages.put(CONSOLE_OVERVIEW, "/console");
+            pages.put("console: overview panels (its refresh)", "/console/overview/panels");
+            pages.put(CONSOLE_LIST, "/console/incidents");
+            pages.put("console: incidents, topic + OPEN", "/console/incidents?topic=orders-7&status=OPEN");
+            pages.put("console: incidents, eventId search", "/console/incidents?eventId=" + eventId(incidents / 2));
+            pages.put("console: incidents, key search", "/console/incidents?key=order-" + (incidents / 3));
+            pages.put("console: incidents, page 100", "/console/incidents?page=100");
+            pages.put(CONSOLE_INCIDENT, "/console/incidents/" + incident);
+            pages.put("console: audit", "/console/audit");
+            pages.put("console: as of 15 days ago", "/console/as-of?at=" + NOW.minus(java.time.Duration.ofDays(15)));
+            pages.put("console: quarantine", "/console/quarantine");
+            pages.put("console: replay switch", "/console/replay-switch");
+            for (Map.Entry<String, String> page : pages.entrySet()) {
+                measure(browser, base + page.getValue(), null, requests / 5); // warm-up
+                double[] millis = measure(browser, base + page.getValue(), null, requests);
+                results.put(page.getKey(), millis);
+                System.out.printf(Locale.ROOT, "| %-48s | %8.2f | %8.2f | %14.1f |%n", page.getKey(), percentile(millis, 0.50),
                         percentile(millis, 0.99), percentile(millis, 0.99) / baselineP99);
             }
             // a page of the audit must cost the same however long the history before the instant is: timed, and counted in
@@ -167,7 +199,10 @@ public final class ReadModelLatency {
                 // the gauges' scheduled reads would be counted in the as-of page's rows read (the database counts them all)
                 "--dlqdesk.metrics.refresh-interval=1h",
                 "--spring.security.oauth2.resourceserver.jwt.public-key-location=" + publicKey.toUri(),
-                "--dlqdesk.security.jwt.issuer=" + ISSUER, "--dlqdesk.security.jwt.audience=" + AUDIENCE);
+                "--dlqdesk.security.jwt.issuer=" + ISSUER, "--dlqdesk.security.jwt.audience=" + AUDIENCE,
+                "--dlqdesk.security.users[0].name=" + CONSOLE_USER, "--dlqdesk.security.users[0].roles=VIEWER",
+                "--dlqdesk.security.users[0].password-hash={bcrypt}"
+                        + new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4).encode(CONSOLE_PASSWORD));
     }
 
     /** "Now" of the loaded history; the as-of query asks about an instant before it. */
@@ -190,11 +225,14 @@ public final class ReadModelLatency {
             batch.addAll(List.of(String.format(Locale.ROOT, "inc-%032x", i), "orders-" + random.nextInt(50), random.nextInt(12), (long) i,
                     "group-" + random.nextInt(20), statuses[random.nextInt(statuses.length)],
                     Timestamp.from(now.minusSeconds(random.nextInt(30 * 24 * 3600))), "com.example.Failure" + exceptionGroup,
-                    group(exceptionGroup), "failure " + exceptionGroup + " for order <n>", 1 + random.nextInt(3), random.nextInt(3)));
+                    group(exceptionGroup), "failure " + exceptionGroup + " for order <n>", 1 + random.nextInt(3), random.nextInt(3),
+                    eventId(i), keySha256(i), "orders.dlq", 0, (long) i));
             if (rows == 1_000 || i == incidents - 1) { // one multi-row INSERT per 1,000 rows
                 jdbc.update("INSERT INTO incident_summary (incident_id, topic, partition_no, record_offset, consumer_group, status, "
-                        + "detected_at, exception_class, exception_group, exception_fingerprint, failure_count, attempt_count) VALUES "
-                        + String.join(", ", java.util.Collections.nCopies(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")), batch.toArray());
+                        + "detected_at, exception_class, exception_group, exception_fingerprint, failure_count, attempt_count, "
+                        + "event_id, key_sha256, dlq_topic, dlq_partition, dlq_offset) VALUES "
+                        + String.join(", ", java.util.Collections.nCopies(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
+                        batch.toArray());
                 batch.clear();
                 rows = 0;
             }
@@ -243,12 +281,46 @@ public final class ReadModelLatency {
         return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', " + column + ") * 1000)";
     }
 
+    private static String eventId(int number) {
+        return "evt-" + number;
+    }
+
+    /** The key of incident {@code number} is {@code order-<number>}: its SHA-256, as the read model keeps it. */
+    private static String keySha256(int number) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(("order-" + number).getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static String group(int number) {
         return String.format(Locale.ROOT, "%016x", number);
     }
 
+    /** An HTTP client that signed in to the console with its form (CSRF token included) and keeps the session cookie. */
+    private static HttpClient signedInBrowser(String base) throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+        String form = browser.send(HttpRequest.newBuilder(URI.create(base + "/login")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(form);
+        if (!token.find()) {
+            throw new IllegalStateException("no CSRF token on the login page");
+        }
+        HttpResponse<String> login = browser.send(HttpRequest.newBuilder(URI.create(base + "/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("username=" + CONSOLE_USER + "&password=" + CONSOLE_PASSWORD + "&_csrf="
+                        + java.net.URLEncoder.encode(token.group(1), StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
+        if (login.statusCode() != 302 || login.headers().firstValue("Location").orElse("error").contains("error")) {
+            throw new IllegalStateException("console sign-in failed: " + login.statusCode() + " " + login.headers().map());
+        }
+        return browser;
+    }
+
+    /** With the bearer token, or ({@code token} null) with the client's own session cookie. */
     private static double[] measure(HttpClient client, String url, String token, int requests) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token).build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url));
+        HttpRequest request = (token == null ? builder : builder.header("Authorization", "Bearer " + token)).build();
         double[] millis = new double[requests];
         for (int i = 0; i < requests; i++) {
             long started = System.nanoTime();

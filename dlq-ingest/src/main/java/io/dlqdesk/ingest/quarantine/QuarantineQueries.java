@@ -6,6 +6,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 
 /** Answers queries about the quarantine table, which this module owns. */
 public class QuarantineQueries {
@@ -29,5 +30,20 @@ public class QuarantineQueries {
                         row.getString("headers_json"), row.getObject("key_bytes", Integer.class), row.getObject("value_bytes", Integer.class)),
                 filter);
         return new QuarantinePage(items, query.page(), query.size(), total);
+    }
+
+    /** The bytes are cut in the database: a record of many megabytes costs no more than {@code maxBytes} to show. */
+    @QueryHandler
+    public Optional<QuarantinedRecordContent> handle(FindQuarantinedRecordQuery query) {
+        return jdbc.query("SELECT dlq_topic, dlq_partition, dlq_offset, reason, quarantined_at, headers_json, record_timestamp,"
+                        + " LENGTH(record_key) AS key_bytes, LENGTH(record_value) AS value_bytes, SUBSTRING(record_key, 1, ?) AS key_prefix,"
+                        + " SUBSTRING(record_value, 1, ?) AS value_prefix FROM dlq_quarantine"
+                        + " WHERE dlq_topic = ? AND dlq_partition = ? AND dlq_offset = ?",
+                (row, number) -> new QuarantinedRecordContent(new QuarantinedRecord(row.getString("dlq_topic"), row.getInt("dlq_partition"),
+                        row.getLong("dlq_offset"), row.getString("reason"),
+                        row.getObject("quarantined_at", LocalDateTime.class).toInstant(ZoneOffset.UTC), row.getString("headers_json"),
+                        row.getObject("key_bytes", Integer.class), row.getObject("value_bytes", Integer.class)),
+                        row.getLong("record_timestamp"), row.getBytes("key_prefix"), row.getBytes("value_prefix")),
+                query.maxBytes(), query.maxBytes(), query.dlqTopic(), query.dlqPartition(), query.dlqOffset()).stream().findFirst();
     }
 }

@@ -205,6 +205,18 @@ public class IncidentHistoryProjection {
         return new AuditPage(items, query.page(), query.size(), total == null ? 0 : total);
     }
 
+    /** Along the time index: the rows since the instant, whatever the history before it holds. */
+    @QueryHandler
+    ReopenedIncidents handle(ListReopenedQuery query) {
+        LocalDateTime since = LocalDateTime.ofInstant(query.since(), ZoneOffset.UTC);
+        Long total = jdbc.queryForObject("SELECT COUNT(*) FROM incident_history WHERE occurred_at >= ? AND event_type = 'IncidentReopened'",
+                Long.class, since);
+        List<HistoryEntry> newest = jdbc.query("SELECT " + COLUMNS + " FROM incident_history WHERE occurred_at >= ?"
+                        + " AND event_type = 'IncidentReopened' ORDER BY occurred_at DESC, incident_id, seq LIMIT ?",
+                IncidentHistoryProjection::entry, since, query.size());
+        return new ReopenedIncidents(total == null ? 0 : total, newest);
+    }
+
     @ResetHandler
     void reset() {
         pending.discard();

@@ -78,6 +78,22 @@ class IncidentSummaryEntity {
     @Column(name = "location_unknown_reason", length = 500)
     private String locationUnknownReason;
 
+    @Column(name = "event_id", length = 256)
+    private String eventId;
+
+    /** SHA-256 of the root failure's key bytes, lower-case hex; searched, never shown. */
+    @Column(name = "key_sha256", length = 64)
+    private String keySha256;
+
+    @Column(name = "dlq_topic", length = 249)
+    private String dlqTopic;
+
+    @Column(name = "dlq_partition")
+    private int dlqPartition;
+
+    @Column(name = "dlq_offset")
+    private long dlqOffset;
+
     protected IncidentSummaryEntity() {
         // for JPA
     }
@@ -87,6 +103,6 @@ class IncidentSummaryEntity {
                 exceptionGroup, exceptionFingerprint, failureCount, attemptCount, lastPublishStatus, duplicateDeliveries, lastDuplicateAt,
                 correlationMismatches == null ? List.of()
                         : Arrays.stream(correlationMismatches.split(",")).map(CorrelationMismatch::valueOf).toList(),
-                locationUnknownReason == null, locationUnknownReason);
+                locationUnknownReason == null, locationUnknownReason, eventId, dlqTopic, dlqPartition, dlqOffset);
     }
 }

@@ -106,7 +106,7 @@ public class IncidentSummaryProjection {
     @QueryHandler
     IncidentPage handle(ListIncidentsQuery query) {
         Slice<IncidentSummaryEntity> page = repository.search(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(),
-                query.detectedFrom(), query.detectedTo(), PageRequest.of(query.page(), query.size(),
+                query.detectedFrom(), query.detectedTo(), query.eventId(), KeyHash.of(query.key()), PageRequest.of(query.page(), query.size(),
                         Sort.by(Sort.Order.desc("detectedAt"), Sort.Order.desc("incidentId"))));
         return new IncidentPage(page.map(IncidentSummaryEntity::toView).getContent(), query.page(), query.size(), total(query));
     }
@@ -118,13 +118,16 @@ public class IncidentSummaryProjection {
                 .map(IncidentSummaryEntity::toView).getContent();
     }
 
-    /** From the counts table when at most one of topic, group and exception group is filtered and no time range; else counted. */
+    /**
+     * From the counts table when at most one of topic, group and exception group is filtered and no time range, eventId or
+     * key; else counted (an eventId or a key narrows the count to a few rows of its index).
+     */
     private long total(ListIncidentsQuery query) {
         long dimensions = Stream.of(query.topic(), query.consumerGroup(), query.exceptionGroup()).filter(Objects::nonNull)
                 .count();
-        if (query.detectedFrom() != null || query.detectedTo() != null || dimensions > 1) {
+        if (query.detectedFrom() != null || query.detectedTo() != null || dimensions > 1 || query.eventId() != null || query.key() != null) {
             return repository.count(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(), query.detectedFrom(),
-                    query.detectedTo());
+                    query.detectedTo(), query.eventId(), KeyHash.of(query.key()));
         }
         if (query.topic() != null) {
             return counts.total(CountIncidentsQuery.Dimension.TOPIC, query.topic(), query.status());

@@ -23,7 +23,9 @@ class IncidentSummaryTable {
                     + " exception_fingerprint = VALUES(exception_fingerprint), failure_count = VALUES(failure_count),"
                     + " attempt_count = VALUES(attempt_count), last_publish_status = VALUES(last_publish_status),"
                     + " duplicate_deliveries = VALUES(duplicate_deliveries), last_duplicate_at = VALUES(last_duplicate_at),"
-                    + " correlation_mismatches = VALUES(correlation_mismatches), location_unknown_reason = VALUES(location_unknown_reason)");
+                    + " correlation_mismatches = VALUES(correlation_mismatches), location_unknown_reason = VALUES(location_unknown_reason),"
+                    + " event_id = VALUES(event_id), key_sha256 = VALUES(key_sha256), dlq_topic = VALUES(dlq_topic),"
+                    + " dlq_partition = VALUES(dlq_partition), dlq_offset = VALUES(dlq_offset)");
 
     private final JdbcTemplate jdbc;
 

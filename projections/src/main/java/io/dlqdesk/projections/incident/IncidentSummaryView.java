@@ -15,11 +15,14 @@ import java.util.List;
  * {@code lastDuplicateAt}); {@code correlationMismatches} says why a record that named another
  * incident, or claimed a failure key already taken, is an incident of its own; when
  * {@code originalLocationKnown} is false, topic/partition/offset are the DLQ record's own location
- * and {@code locationUnknownReason} says which header was missing or undecodable.
+ * and {@code locationUnknownReason} says which header was missing or undecodable. {@code eventId} is the root
+ * failure's (null when it carried none); {@code dlqTopic}/{@code dlqPartition}/{@code dlqOffset} are where the root
+ * failure's DLQ record is (the console reads the record, its headers and stack trace from there).
  */
 public record IncidentSummaryView(String incidentId, String topic, int partition, long offset, String consumerGroup,
                                   IncidentStatus status, Instant detectedAt, String exceptionClass, String exceptionGroup,
                                   String exceptionFingerprint, int failureCount, int attemptCount, PublishStatus lastPublishStatus,
                                   int duplicateDeliveries, Instant lastDuplicateAt, List<CorrelationMismatch> correlationMismatches,
-                                  boolean originalLocationKnown, String locationUnknownReason) {
+                                  boolean originalLocationKnown, String locationUnknownReason, String eventId, String dlqTopic,
+                                  int dlqPartition, long dlqOffset) {
 }

@@ -1,16 +1,25 @@
 package io.dlqdesk.projections.incident;
 
 import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.projections.Paging;
 
 import java.time.Instant;
 
 /**
  * A page of the incident list, newest first; null filters match everything. {@code detectedFrom} is
- * inclusive, {@code detectedTo} exclusive. Answered with an {@link IncidentPage}.
+ * inclusive, {@code detectedTo} exclusive; {@code eventId} is the root failure's eventId, exactly;
+ * {@code key} its record key, byte for byte (a {@link RecordKey} with null bytes matches nothing: a key
+ * search looks for a key). Answered with an {@link IncidentPage}.
  */
 public record ListIncidentsQuery(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup,
-                                 Instant detectedFrom, Instant detectedTo, int page, int size) {
+                                 Instant detectedFrom, Instant detectedTo, String eventId, RecordKey key, int page, int size) {
+
+    /** Without the eventId and key filters. */
+    public ListIncidentsQuery(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup, Instant detectedFrom,
+                              Instant detectedTo, int page, int size) {
+        this(topic, consumerGroup, status, exceptionGroup, detectedFrom, detectedTo, null, null, page, size);
+    }
 
     public ListIncidentsQuery {
         Paging.requireValid(page, size);
@@ -19,6 +28,9 @@ public record ListIncidentsQuery(String topic, String consumerGroup, IncidentSta
         }
         if (detectedFrom != null && detectedTo != null && !detectedFrom.isBefore(detectedTo)) {
             throw new IllegalArgumentException("detectedFrom must be before detectedTo");
+        }
+        if (key != null && key.bytes() == null) {
+            throw new IllegalArgumentException("a key search needs the key's bytes");
         }
     }
 }

@@ -17,7 +17,7 @@ final class SummaryRow {
 
     static final String COLUMNS = "incident_id, topic, partition_no, record_offset, consumer_group, status, detected_at, exception_class,"
             + " exception_group, exception_fingerprint, failure_count, attempt_count, last_publish_status, duplicate_deliveries,"
-            + " last_duplicate_at, correlation_mismatches, location_unknown_reason";
+            + " last_duplicate_at, correlation_mismatches, location_unknown_reason, event_id, key_sha256, dlq_topic, dlq_partition, dlq_offset";
 
     private final String incidentId;
     private final String topic;
@@ -35,10 +35,18 @@ final class SummaryRow {
     /** Comma-separated codes; null when the incident is not a record that failed correlation. */
     private final String correlationMismatches;
     private final String locationUnknownReason;
+    /** The root failure's eventId (null when it had none) and SHA-256 of its key bytes (null without a key): both searched. */
+    private final String eventId;
+    private final String keySha256;
+    /** Where the root failure's DLQ record is: the console reads the record from there. */
+    private final String dlqTopic;
+    private final int dlqPartition;
+    private final long dlqOffset;
 
     private SummaryRow(String incidentId, String topic, int partition, long offset, String consumerGroup, IncidentStatus status,
                        LocalDateTime detectedAt, ExceptionGroup group, int failureCount, int attemptCount, PublishStatus lastPublishStatus,
-                       int duplicateDeliveries, LocalDateTime lastDuplicateAt, String correlationMismatches, String locationUnknownReason) {
+                       int duplicateDeliveries, LocalDateTime lastDuplicateAt, String correlationMismatches, String locationUnknownReason,
+                       String eventId, String keySha256, String dlqTopic, int dlqPartition, long dlqOffset) {
         this.incidentId = incidentId;
         this.topic = topic;
         this.partition = partition;
@@ -54,6 +62,11 @@ final class SummaryRow {
         this.lastDuplicateAt = lastDuplicateAt;
         this.correlationMismatches = correlationMismatches;
         this.locationUnknownReason = locationUnknownReason;
+        this.eventId = eventId;
+        this.keySha256 = keySha256;
+        this.dlqTopic = dlqTopic;
+        this.dlqPartition = dlqPartition;
+        this.dlqOffset = dlqOffset;
     }
 
     static SummaryRow opened(IncidentOpened event) {
@@ -62,7 +75,9 @@ final class SummaryRow {
                 IncidentStatus.OPEN, utc(event.detectedAt()), ExceptionGroup.of(event.failure().exception()), 1, 0, null, 0, null,
                 event.correlationMismatches().isEmpty() ? null
                         : event.correlationMismatches().stream().map(CorrelationMismatch::name).collect(Collectors.joining(",")),
-                event.failure().locationUnknownReason());
+                event.failure().locationUnknownReason(), event.failure().eventId() == null ? null : event.failure().eventId().value(),
+                KeyHash.of(event.failure().key()), event.failure().dlqLocation().topic(), event.failure().dlqLocation().partition(),
+                event.failure().dlqLocation().offset());
     }
 
     static SummaryRow read(ResultSet row, int number) throws SQLException {
@@ -73,14 +88,16 @@ final class SummaryRow {
                 row.getString("exception_class"), row.getString("exception_fingerprint")), row.getInt("failure_count"),
                 row.getInt("attempt_count"), lastPublishStatus == null ? null : PublishStatus.valueOf(lastPublishStatus),
                 row.getInt("duplicate_deliveries"), row.getObject("last_duplicate_at", LocalDateTime.class),
-                row.getString("correlation_mismatches"), row.getString("location_unknown_reason"));
+                row.getString("correlation_mismatches"), row.getString("location_unknown_reason"), row.getString("event_id"),
+                row.getString("key_sha256"), row.getString("dlq_topic"), row.getInt("dlq_partition"), row.getLong("dlq_offset"));
     }
 
     /** In the order of {@link #COLUMNS}. */
     Object[] values() {
         return new Object[] {incidentId, topic, partition, offset, consumerGroup, status.name(), detectedAt, group.exceptionClass(),
                 group.id(), group.fingerprint(), failureCount, attemptCount, lastPublishStatus == null ? null : lastPublishStatus.name(),
-                duplicateDeliveries, lastDuplicateAt, correlationMismatches, locationUnknownReason};
+                duplicateDeliveries, lastDuplicateAt, correlationMismatches, locationUnknownReason, eventId, keySha256, dlqTopic, dlqPartition,
+                dlqOffset};
     }
 
     void deliveredAgain(Instant at) {

@@ -1,0 +1,486 @@
+package io.dlqdesk.app;
+
+import io.dlqdesk.testsupport.DltRecord;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.io.File;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The console in a real headless Chromium (Debian's chromium and chromium-driver, driven by Selenium at the installed
+ * driver: nothing is downloaded), on the real database and broker, the service started once for the class. Incidents
+ * come from real DLQ records on the broker. Each page is photographed under {@code app/target/console-screenshots/}.
+ */
+@RealInfrastructure
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleBrowserIT {
+
+    static final String CHROMEDRIVER = System.getProperty("console.chromedriver", "/usr/bin/chromedriver");
+    static final String CHROMIUM = System.getProperty("console.chromium", "/usr/bin/chromium");
+    private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String NONCE = "c" + System.nanoTime();
+    private static final String ORDERS = Replays.ordersTopic(NONCE);
+    private static final String DLQ = ORDERS + ".dlq";
+    private static final String GROUP = "billing";
+    private static final String SCRIPT = "<script>window.injected='script'</script>";
+    private static final String IMG = "\"><img src=x onerror=\"window.injected='img'\">";
+
+    private static ConfigurableApplicationContext app;
+    private static KafkaProducer<byte[], byte[]> producer;
+    private static ChromeDriver browser;
+    private static Path profile;
+    private static String base;
+
+    private static final boolean BROWSER = new File(CHROMEDRIVER).canExecute() && new File(CHROMIUM).canExecute();
+    private static final String NO_BROWSER = "ConsoleBrowserIT needs a headless Chromium and its driver, not found at " + CHROMIUM
+            + " and " + CHROMEDRIVER + ": install them with `sudo apt-get install -y chromium chromium-driver` (Debian/Ubuntu;"
+            + " .ci/run does this), or point -Dconsole.chromium=… and -Dconsole.chromedriver=… at yours";
+
+    @BeforeAll
+    static void start(TestDatabase database, KafkaBroker broker) throws Exception {
+        if (!BROWSER) {
+            System.err.println("[ConsoleBrowserIT] skipped: " + NO_BROWSER);
+            return; // each test is skipped with the message (a class-level assumption would be reported as no test at all)
+        }
+        IngestLedger.createTopic(broker, ORDERS, 1, Map.of());
+        IngestLedger.createTopic(broker, DLQ, 1, Map.of());
+        app = Replays.service(database, broker, NONCE, Map.of(
+                "dlqdesk.replay.allowed-topics", "it-.*",
+                "dlqdesk.replay.poll-interval", "200ms",
+                "dlqdesk.console.refresh-interval", "2s",
+                "dlqdesk.rollback.observation-interval", "200ms"));
+        producer = IngestLedger.producer(broker, Map.of());
+        base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+        Files.createDirectories(SCREENSHOTS);
+        profile = Files.createTempDirectory("console-browser-it");
+        browser = chromium(profile);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (producer != null) {
+            producer.close();
+        }
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @BeforeEach
+    void needsABrowser() {
+        assumeTrue(BROWSER, NO_BROWSER);
+    }
+
+    @AfterEach
+    void signOut() {
+        if (browser != null) {
+            browser.manage().deleteAllCookies();
+        }
+    }
+
+    /** Headless, sandbox off (CI runs as root), no background traffic of its own, a fresh profile. */
+    static ChromeDriver chromium(Path profile) {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                "--disable-default-apps", "--metrics-recording-only", "--disable-features=Translate,OptimizationHints,MediaRouter",
+                "--user-data-dir=" + profile.toAbsolutePath(), "--window-size=1400,1100", "--lang=en-US");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
+                .build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        return driver;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------------
+
+    @Test
+    @Order(1)
+    void aViewerSeesIncidentsFromRealDlqRecordsButNoActionAndADirectPostIsRefused() throws Exception {
+        String id = replayableIncident("viewer");
+        signIn("viewer");
+        open("/console/incidents?topic=" + ORDERS);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            browser.navigate().refresh();
+            assertThat(browser.findElements(By.cssSelector("tr[data-incident='" + id + "']"))).hasSize(1);
+        });
+        screenshot("incidents");
+        browser.findElement(By.cssSelector("tr[data-incident='" + id + "'] a")).click();
+        assertThat(text("#incident-id")).isEqualTo(id);
+        assertThat(text("#incident-status")).isEqualTo("OPEN");
+        assertThat(text("#incident-event-id")).isEqualTo("evt-viewer-" + NONCE);
+        assertThat(browser.findElements(By.cssSelector("[id^='action-']"))).as("no action for a viewer").isEmpty();
+        assertThat(browser.findElements(By.tagName("dialog"))).isEmpty();
+
+        // the same POST the operator's form sends, from the viewer's own session with a valid CSRF token: refused
+        HttpResponse<String> direct = postFromBrowserSession("/console/incidents/" + id + "/acknowledge", "reason=viewer tries");
+        assertThat(direct.statusCode()).isEqualTo(403);
+        browser.navigate().refresh();
+        assertThat(text("#incident-status")).isEqualTo("OPEN");
+    }
+
+    @Test
+    @Order(2)
+    void anOperatorAcknowledgesWithAReasonThenReplaysAndSeesTheAttemptPublished() throws Exception {
+        String id = replayableIncident("operator");
+        signIn("operator");
+        openIncident(id);
+        act("acknowledge", "looking into the price service");
+        assertThat(text("#notice-done")).isEqualTo("Acknowledged.");
+        // the read model follows the event store within moments: the page polls until it shows the change, no reload
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#incident-status")).isEqualTo("ACKED"));
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#history")).contains("IncidentAcknowledged", "operator",
+                "looking into the price service"));
+
+        act("replay", "price service fixed in 1.4.2");
+        assertThat(text("#notice-done")).contains("attempt 1");
+        // the attempts poll themselves while one waits: no reload
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).ignoreExceptions().untilAsserted(() ->
+                assertThat(text("#attempts tr[data-attempt='1'] .attempt-status")).isEqualTo("PUBLISHED"));
+        assertThat(text("#attempts tr[data-attempt='1']")).contains("PUBLISHED at " + ORDERS + "/0@", "operator", "price service fixed in 1.4.2");
+        screenshot("incident");
+        copyToDocs("incident");
+    }
+
+    @Test
+    @Order(3)
+    void anAdminTurnsTheSwitchOffAndAReplayIsRefusedSayingWhy() throws Exception {
+        String id = replayableIncident("switch");
+        signIn("admin");
+        try {
+            open("/console/replay-switch");
+            assertThat(text("#switch-state")).isEqualTo("ON");
+            act("switch", "freeze before the consumer deploy");
+            assertThat(text("#switch-state")).isEqualTo("OFF");
+            assertThat(text("#switch-changes")).contains("freeze before the consumer deploy", "admin");
+            screenshot("replay-switch");
+
+            openIncident(id);
+            act("replay", "try while frozen");
+            assertThat(text("#notice-refused")).contains("The replay switch is off", "REPLAY_SWITCH_OFF");
+            screenshot("incident-refused");
+            assertThat(browser.findElements(By.cssSelector("#attempts"))).isEmpty();
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                openIncident(id);
+                assertThat(text("#history")).contains("ReplayRejected", "REPLAY_SWITCH_OFF");
+            });
+        } finally {
+            Replays.setSwitch(app, true);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void everyPageRendersWithoutBreakingItsContentSecurityPolicyAndIsPhotographed() throws Exception {
+        quarantinedRecord();
+        signIn("admin");
+        open("/console");
+        // the panel shows a fresh verdict once the check it asked for ends (the unmet conditions with it)
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#rollback-panel"))
+                .containsAnyOf("READY", "NOT_READY", "UNKNOWN").contains("checked").doesNotContain("checking"));
+        assertThat(text("#by-topic").isEmpty()).isFalse();
+        assertThat(browser.findElement(By.id("overview-panels")).getText()).contains(ORDERS, GROUP);
+        screenshot("overview");
+        copyToDocs("overview");
+        // the overview refreshes in place: a link focused before a refresh is focused after it
+        WebElement link = browser.findElement(By.id("topic-0"));
+        ((JavascriptExecutor) browser).executeScript("arguments[0].focus()", link);
+        String before = text("#panels-at");
+        await().atMost(WAIT).ignoreExceptions().until(() -> !text("#panels-at").equals(before)); // read while swapped: stale, read again
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("topic-0");
+        assertThatThrownBy(link::isDisplayed).as("the panel was swapped, not left alone").isInstanceOf(StaleElementReferenceException.class);
+
+        page("/console/quarantine", "quarantine");
+        browser.findElement(By.id("quarantined-0")).click();
+        assertThat(text("#quarantine-reason")).isNotEmpty();
+        screenshot("quarantine-record");
+        page("/console/audit?principal=operator", "audit");
+        assertThat(text("#audit-list")).contains("IncidentAcknowledged", "looking into the price service");
+        page("/console/as-of?at=" + URLEncoder.encode(Instant.now().plusSeconds(5).toString(), StandardCharsets.UTF_8), "as-of");
+        assertThat(text("#as-of-list")).contains(ORDERS);
+        page("/console/retention", "retention");
+        assertThat(text("#retention-list")).contains(ORDERS);
+        page("/console/rollback", "rollback");
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#verdict")).containsAnyOf("READY", "NOT_READY", "UNKNOWN"));
+        assertThat(browser.findElements(By.cssSelector("#rollback-report tr[data-condition]"))).hasSizeGreaterThanOrEqualTo(4);
+        screenshot("rollback");
+        page("/login", "login");
+    }
+
+    @Test
+    @Order(5)
+    void recordsCarryingMarkupRenderAsText() throws Exception {
+        String id = markupIncident();
+        signIn("viewer");
+        openIncident(id);
+        assertThat(text("#failures")).contains(SCRIPT, IMG);
+        browser.findElement(By.id("show-record")).click();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(browser.findElements(By.id("record-value"))).isNotEmpty());
+        assertThat(text("#record-value")).isEqualTo("note " + IMG + " html " + SCRIPT);
+        browser.findElement(By.id("show-stack-trace")).click();
+        assertThat(text("#record-key")).isEqualTo(SCRIPT);
+        assertThat(text("#record-value")).contains(IMG, SCRIPT);
+        assertThat(text("#record-message")).isEqualTo("price " + SCRIPT + IMG);
+        assertThat(text("#stack-trace")).contains(SCRIPT);
+        assertThat(text("#record")).contains("x-note", IMG, "x-script", SCRIPT).contains("authorization", "[redacted]")
+                .doesNotContain("Bearer secret");
+        screenshot("incident-record");
+        // on the DOM, not the source: nothing the record carried became an element, and nothing of it ran
+        assertThat(browser.findElements(By.cssSelector("main img, main script, img[src='x']"))).isEmpty();
+        assertThat(browser.findElements(By.tagName("script"))).as("only the page's own two scripts").hasSize(2);
+        assertThat(((JavascriptExecutor) browser).executeScript("return typeof window.injected")).isEqualTo("undefined");
+
+        open("/console/incidents?topic=" + ORDERS);
+        assertThat(browser.findElements(By.cssSelector("main img, main script"))).isEmpty();
+        open("/console");
+        // the exception group's normalised message, quoted values replaced: the markup is still text
+        assertThat(browser.findElement(By.id("overview-panels")).getText()).contains("<script>window.injected=");
+        assertThat(browser.findElements(By.cssSelector("main img, main script"))).isEmpty();
+        assertThat(((JavascriptExecutor) browser).executeScript("return typeof window.injected")).isEqualTo("undefined");
+    }
+
+    @Test
+    @Order(6)
+    void keyboardAloneSignsInAndReachesAndUsesEveryAction() throws Exception {
+        String id = replayableIncident("keyboard");
+        open("/login");
+        new Actions(browser).sendKeys("operator").sendKeys(Keys.TAB).sendKeys(RunningApp.PASSWORD).sendKeys(Keys.ENTER).perform();
+        await().atMost(WAIT).until(() -> browser.getCurrentUrl().endsWith("/console"));
+        openIncident(id);
+        Set<String> reached = tabThroughPage();
+        assertThat(reached).contains("action-acknowledge", "action-replay", "action-resolve", "action-discard", "show-record", "sign-out",
+                "nav-incidents", "nav-replay-switch");
+
+        focusByTab("action-acknowledge");
+        new Actions(browser).sendKeys(Keys.ENTER).perform();
+        assertThat(browser.findElement(By.id("dialog-acknowledge")).getAttribute("open")).isNotNull();
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("reason-acknowledge");
+        new Actions(browser).sendKeys("acknowledged from the keyboard").sendKeys(Keys.TAB).perform();
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("confirm-acknowledge");
+        new Actions(browser).sendKeys(Keys.ENTER).perform();
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#incident-status")).isEqualTo("ACKED"));
+
+        // a dialog opened by mistake closes with Escape and nothing is sent
+        focusByTab("action-discard");
+        new Actions(browser).sendKeys(Keys.ENTER).perform();
+        new Actions(browser).sendKeys(Keys.ESCAPE).perform();
+        assertThat(browser.findElement(By.id("dialog-discard")).getAttribute("open")).isNull();
+        assertThat(text("#incident-status")).isEqualTo("ACKED");
+        browser.manage().deleteAllCookies();
+
+        signIn("admin");
+        open("/console/replay-switch");
+        assertThat(tabThroughPage()).contains("action-switch");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------------
+
+    /** An incident from a real DLQ record whose original is on the source topic, byte for byte: it can be replayed. */
+    private static String replayableIncident(String name) throws Exception {
+        byte[] key = ("order-" + name).getBytes(StandardCharsets.UTF_8);
+        byte[] value = ("{\"order\":\"" + name + "\",\"amount\":12.5}").getBytes(StandardCharsets.UTF_8);
+        String eventId = "evt-" + name + "-" + NONCE;
+        RecordMetadata source = producer.send(Replays.record(ORDERS, 0, System.currentTimeMillis(), key, value, eventId)).get(30, TimeUnit.SECONDS);
+        String id = Replays.sendFailure(producer, source, GROUP, key, value, eventId, Instant.now(), DLQ);
+        awaitListed(id);
+        return id;
+    }
+
+    /** Markup in the key, the value, the exception message, the stack trace and headers; a credential header too. */
+    private static String markupIncident() throws Exception {
+        byte[] key = SCRIPT.getBytes(StandardCharsets.UTF_8);
+        byte[] value = ("note " + IMG + " html " + SCRIPT).getBytes(StandardCharsets.UTF_8);
+        RecordMetadata source = producer.send(Replays.record(ORDERS, 0, System.currentTimeMillis(), key, value, "evt-markup-" + NONCE))
+                .get(30, TimeUnit.SECONDS);
+        producer.send(DltRecord.failure(source.topic(), source.partition(), source.offset(), GROUP).key(key).value(value)
+                .without("eventId").header("eventId", "evt-markup-" + NONCE)
+                .header("x-note", IMG).header("x-script", SCRIPT).header("authorization", "Bearer secret")
+                .without("kafka_dlt-exception-message").header("kafka_dlt-exception-message", "price " + SCRIPT + IMG)
+                .header("kafka_dlt-exception-stacktrace", "com.example.PriceMissingException: " + SCRIPT + "\n\tat com.example.Prices.of(Prices.java:7)")
+                .to(DLQ, 0)).get(30, TimeUnit.SECONDS);
+        String id = io.dlqdesk.domain.api.IncidentId.of(new io.dlqdesk.domain.api.FailureKey(source.topic(), source.partition(), source.offset(),
+                GROUP)).value();
+        awaitListed(id);
+        return id;
+    }
+
+    /** A DLQ record without its failing group: it can only be quarantined. */
+    private static void quarantinedRecord() throws Exception {
+        producer.send(DltRecord.failure(ORDERS, 0, 999_999, GROUP).without("kafka_dlt-original-consumer-group").to(DLQ, 0))
+                .get(30, TimeUnit.SECONDS);
+        await().atMost(WAIT).until(() -> RunningApp.get(app, "/api/v1/quarantine?topic=" + DLQ, "viewer", RunningApp.PASSWORD).body()
+                .contains("\"dlqTopic\":\"" + DLQ + "\""));
+    }
+
+    private static void awaitListed(String id) {
+        await().atMost(WAIT).until(() -> RunningApp.get(app, "/api/v1/incidents/" + id, "viewer", RunningApp.PASSWORD).statusCode() == 200);
+    }
+
+    private static void signIn(String user) {
+        open("/login");
+        browser.findElement(By.id("username")).sendKeys(user);
+        browser.findElement(By.id("password")).sendKeys(RunningApp.PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+        await().atMost(WAIT).until(() -> browser.getCurrentUrl().endsWith("/console"));
+        assertThat(text("#signed-in-as")).isEqualTo(user);
+    }
+
+    private static void openIncident(String id) {
+        open("/console/incidents/" + id);
+        assertThat(text("#incident-id")).isEqualTo(id);
+    }
+
+    /** Opens the action's confirmation dialog, gives the reason, confirms, and waits for the page it answers with. */
+    private static void act(String action, String reason) {
+        browser.findElement(By.id("action-" + action)).click();
+        WebElement dialog = browser.findElement(By.id("dialog-" + action));
+        assertThat(dialog.getAttribute("open")).isNotNull();
+        browser.findElement(By.id("reason-" + action)).sendKeys(reason);
+        browser.findElement(By.id("confirm-" + action)).click();
+        await().atMost(WAIT).until(() -> !browser.findElements(By.cssSelector("#notice-done, #notice-refused")).isEmpty());
+    }
+
+    /** Tab from the top of the page until focus comes round again; the ids of everything reached. */
+    private static Set<String> tabThroughPage() {
+        ((JavascriptExecutor) browser).executeScript("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)");
+        Set<String> reached = new HashSet<>();
+        for (int i = 0; i < 300; i++) {
+            new Actions(browser).sendKeys(Keys.TAB).perform();
+            String id = browser.switchTo().activeElement().getAttribute("id");
+            if (id != null && !id.isEmpty() && !reached.add(id)) {
+                break; // round once
+            }
+        }
+        return reached;
+    }
+
+    private static void focusByTab(String id) {
+        ((JavascriptExecutor) browser).executeScript("document.activeElement && document.activeElement.blur()");
+        for (int i = 0; i < 300; i++) {
+            new Actions(browser).sendKeys(Keys.TAB).perform();
+            if (id.equals(browser.switchTo().activeElement().getAttribute("id"))) {
+                return;
+            }
+        }
+        throw new AssertionError(id + " is not reachable with Tab");
+    }
+
+    private static void open(String path) {
+        browser.get(base + path);
+        assertNoPolicyViolations(path);
+    }
+
+    private static void page(String path, String screenshot) throws Exception {
+        open(path);
+        assertThat(browser.findElements(By.tagName("h1"))).isNotEmpty();
+        assertThat(browser.findElements(By.id("error-detail"))).as(path + " is not an error page").isEmpty();
+        screenshot(screenshot);
+    }
+
+    /** The browser refuses what the Content-Security-Policy forbids and says so in its console: nothing of ours may need it. */
+    private static void assertNoPolicyViolations(String path) {
+        List<String> violations = new ArrayList<>();
+        for (LogEntry entry : browser.manage().logs().get(LogType.BROWSER)) {
+            if (entry.getMessage().contains("Content Security Policy") || entry.getMessage().contains("Content-Security-Policy")) {
+                violations.add(entry.getMessage());
+            }
+        }
+        assertThat(violations).as("CSP violations on " + path).isEmpty();
+    }
+
+    /** The element's text; found again when a refresh swapped it between finding and reading (the overview polls). */
+    private static String text(String css) {
+        for (int tries = 1; ; tries++) {
+            try {
+                return browser.findElement(By.cssSelector(css)).getText();
+            } catch (StaleElementReferenceException swapped) {
+                if (tries == 5) {
+                    throw swapped;
+                }
+            }
+        }
+    }
+
+    private static void screenshot(String name) throws Exception {
+        browser.manage().window().setSize(new Dimension(1400, 1100));
+        Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The README's pictures: written to docs/ only when asked for (-Dconsole.docs=true), from the screenshot just taken. */
+    private static void copyToDocs(String name) throws Exception {
+        if (Boolean.getBoolean("console.docs")) {
+            Path docs = Path.of("..", "docs");
+            Files.createDirectories(docs);
+            Files.copy(SCREENSHOTS.resolve(name + ".png"), docs.resolve("console-" + name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** A form POST with the browser's own session cookie and the CSRF token of the page it shows. */
+    private static HttpResponse<String> postFromBrowserSession(String path, String form) throws Exception {
+        Cookie session = browser.manage().getCookieNamed("JSESSIONID");
+        String token = browser.findElement(By.cssSelector("input[name='_csrf']")).getAttribute("value");
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Cookie", "JSESSIONID=" + session.getValue()).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form + "&_csrf=" + URLEncoder.encode(token, StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

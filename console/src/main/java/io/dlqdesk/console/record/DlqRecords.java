@@ -1,0 +1,58 @@
+package io.dlqdesk.console.record;
+
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.replay.source.SourceRead;
+import io.dlqdesk.replay.source.SourceRecordReader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a DLQ record for a page, on demand, with replay's source-record reader (assign, seek, never commit, bounded by
+ * {@code dlqdesk.replay.source-read-timeout}), and renders it. Only the record at exactly that offset is shown: one that
+ * compaction left in its place is not the record that failed.
+ */
+public final class DlqRecords {
+
+    private final SourceRecordReader reader;
+    private final RecordRenderer renderer;
+
+    public DlqRecords(SourceRecordReader reader, RecordRenderer renderer) {
+        this.reader = reader;
+        this.renderer = renderer;
+    }
+
+    /** The record, or why it cannot be shown. */
+    public record Lookup(ShownRecord record, String unavailable) {
+    }
+
+    public Lookup read(RecordLocation location) {
+        SourceRead read = reader.read(location);
+        if (read instanceof SourceRead.Found found && found.atRequestedOffset()) {
+            ConsumerRecord<byte[], byte[]> record = found.record();
+            List<RecordRenderer.Header> headers = new ArrayList<>();
+            for (Header header : record.headers()) {
+                headers.add(new RecordRenderer.Header(header.key(), header.value()));
+            }
+            return new Lookup(renderer.record(record.topic(), record.partition(), record.offset(), record.timestamp(), record.key(), headers,
+                    record.value()), null);
+        }
+        if (read instanceof SourceRead.Found found) {
+            return new Lookup(null, "the record at offset " + location.offset() + " is gone (compacted); offset " + found.record().offset()
+                    + " came back instead");
+        }
+        if (read instanceof SourceRead.NotThere notThere) {
+            return new Lookup(null, "the DLQ record is no longer there: " + notThere.detail());
+        }
+        if (read instanceof SourceRead.NothingReadable nothing) {
+            return new Lookup(null, "the DLQ record cannot be read: " + nothing.detail());
+        }
+        return new Lookup(null, "the broker could not be asked, try again: " + ((SourceRead.Unavailable) read).detail());
+    }
+
+    public RecordRenderer renderer() {
+        return renderer;
+    }
+}

@@ -1,0 +1,141 @@
+package io.dlqdesk.console.web;
+
+import io.dlqdesk.api.Incidents;
+import io.dlqdesk.domain.IncidentCommandRefusedException;
+import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
+import io.dlqdesk.domain.api.DiscardIncidentCommand;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
+import io.dlqdesk.projections.incident.IncidentSummaryView;
+import io.dlqdesk.replay.request.PublishUnknownMarker;
+import io.dlqdesk.replay.request.ReplayRequester;
+import org.apache.kafka.common.TopicPartition;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+import java.time.Clock;
+import java.util.function.BiFunction;
+
+/**
+ * An incident's actions, sent by the page's forms (each with its CSRF token and a required reason): the same commands and
+ * replay request as the REST API, the principal always the signed-in user. Each answers with the incident's page again
+ * (post/redirect/get) and says what happened: done, refused by the incident's state (the domain's code and message), or a
+ * replay refused with every failed condition in words.
+ */
+@Controller
+public class IncidentActions {
+
+    private final CommandGateway commands;
+    private final QueryGateway queries;
+    private final ReplayRequester requester;
+    private final PublishUnknownMarker publishUnknown;
+    private final Clock clock = Clock.systemUTC();
+
+    IncidentActions(CommandGateway commands, QueryGateway queries, ReplayRequester requester, PublishUnknownMarker publishUnknown) {
+        this.commands = commands;
+        this.queries = queries;
+        this.requester = requester;
+        this.publishUnknown = publishUnknown;
+    }
+
+    @PostMapping("/console/incidents/{id}/acknowledge")
+    String acknowledge(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
+        return send(id, reason, caller, flash, "Acknowledged.", IncidentStatus.ACKED, AcknowledgeIncidentCommand::new);
+    }
+
+    @PostMapping("/console/incidents/{id}/resolve")
+    String resolve(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
+        return send(id, reason, caller, flash, "Resolved.", IncidentStatus.RESOLVED, ResolveIncidentCommand::new);
+    }
+
+    @PostMapping("/console/incidents/{id}/discard")
+    String discard(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
+        return send(id, reason, caller, flash, "Discarded.", IncidentStatus.DISCARDED, DiscardIncidentCommand::new);
+    }
+
+    @PostMapping("/console/incidents/{id}/replay")
+    String replay(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
+        IncidentId incidentId = IncidentId.parse(id);
+        OperatorAction action = action(caller, reason, flash);
+        if (action == null) {
+            return back(incidentId);
+        }
+        ReplayOutcome outcome = Incidents.requestReplay(queries, requester, incidentId, action);
+        if (outcome.attempt() != null) {
+            flash.addFlashAttribute("done", "Replay requested as attempt " + outcome.attempt() + "; its publish status follows below.");
+            flash.addFlashAttribute("expectAttempt", outcome.attempt());
+        } else {
+            flash.addFlashAttribute("refused", "The replay was refused (and the refusal recorded in the history):");
+            flash.addFlashAttribute("refusals", RefusalWords.of(outcome.refusals()));
+        }
+        return back(incidentId);
+    }
+
+    @PostMapping("/console/incidents/{id}/attempts/{attempt}/publish-unknown")
+    String markPublishUnknown(@PathVariable String id, @PathVariable int attempt, @RequestParam(required = false) String reason,
+                              Authentication caller, RedirectAttributes flash) {
+        IncidentId incidentId = IncidentId.parse(id);
+        OperatorAction action = action(caller, reason, flash);
+        if (action == null) {
+            return back(incidentId);
+        }
+        try {
+            publishUnknown.mark(incidentId, attempt, action, () -> queries.query(new FindIncidentSummaryQuery(incidentId),
+                            ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
+                    .map(incident -> new TopicPartition(incident.topic(), incident.partition())));
+            flash.addFlashAttribute("done", "Attempt " + attempt + " marked PUBLISH_UNKNOWN.");
+        } catch (IncidentCommandRefusedException e) {
+            refused(flash, e);
+        }
+        return back(incidentId);
+    }
+
+    private String send(String id, String reason, Authentication caller, RedirectAttributes flash, String done, IncidentStatus becomes,
+                        BiFunction<IncidentId, OperatorAction, Object> command) {
+        IncidentId incidentId = IncidentId.parse(id);
+        OperatorAction action = action(caller, reason, flash);
+        if (action == null) {
+            return back(incidentId);
+        }
+        try {
+            commands.sendAndWait(command.apply(incidentId, action));
+            flash.addFlashAttribute("done", done);
+            flash.addFlashAttribute("expectStatus", becomes);
+        } catch (IncidentCommandRefusedException e) {
+            refused(flash, e);
+        } catch (ConcurrencyException e) {
+            flash.addFlashAttribute("refused", "The incident was changed at the same moment by someone else: look again and retry.");
+        }
+        return back(incidentId);
+    }
+
+    /** The signed-in user's action; null (and said on the page) when the reason is missing or too long. */
+    private OperatorAction action(Authentication caller, String reason, RedirectAttributes flash) {
+        try {
+            return Incidents.action(caller, reason, clock);
+        } catch (IllegalArgumentException e) {
+            flash.addFlashAttribute("refused", "Nothing was done: " + e.getMessage() + ".");
+            return null;
+        }
+    }
+
+    private static void refused(RedirectAttributes flash, IncidentCommandRefusedException e) {
+        flash.addFlashAttribute("refused", "Refused (" + e.code().name() + "): " + e.getMessage());
+    }
+
+    private static String back(IncidentId incidentId) {
+        return "redirect:/console/incidents/" + incidentId.value();
+    }
+}

@@ -1,0 +1,148 @@
+package io.dlqdesk.console.web;
+
+import io.dlqdesk.api.IncidentController;
+import io.dlqdesk.api.IncidentController.IncidentDetail;
+import io.dlqdesk.api.Incidents;
+import io.dlqdesk.api.PageBounds;
+import io.dlqdesk.console.record.DlqRecords;
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.projections.history.FindIncidentHistoryQuery;
+import io.dlqdesk.projections.history.HistoryEntry;
+import io.dlqdesk.projections.incident.IncidentPage;
+import io.dlqdesk.projections.incident.ListIncidentsQuery;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The incident list (every filter of {@code GET /api/v1/incidents}, eventId and key search, paging, newest first) and one
+ * incident: summary, failures, attempts, history, actions, and its DLQ record read on demand.
+ */
+@Controller
+public class IncidentPages {
+
+    static final int PAGE_SIZE = 50;
+
+    private final QueryGateway queries;
+    private final DlqRecords records;
+
+    IncidentPages(QueryGateway queries, DlqRecords records) {
+        this.queries = queries;
+        this.records = records;
+    }
+
+    /** The filter as the form shows it (blank fields: no filter). */
+    public record Filter(String topic, String group, String status, String exceptionGroup, String detectedFrom, String detectedTo,
+                         String eventId, String key, String keyHex) {
+
+        /** This filter's list URL at {@code page}. */
+        public String url(int page) {
+            UriComponentsBuilder url = UriComponentsBuilder.fromPath("/console/incidents");
+            add(url, "topic", topic);
+            add(url, "group", group);
+            add(url, "status", status);
+            add(url, "exceptionGroup", exceptionGroup);
+            add(url, "detectedFrom", detectedFrom);
+            add(url, "detectedTo", detectedTo);
+            add(url, "eventId", eventId);
+            add(url, "key", key);
+            add(url, "keyHex", keyHex);
+            if (page > 0) {
+                url.queryParam("page", page);
+            }
+            return url.encode().build().toUriString();
+        }
+
+        private static void add(UriComponentsBuilder url, String name, String value) {
+            if (FormValues.text(value) != null) {
+                url.queryParam(name, value);
+            }
+        }
+    }
+
+    @GetMapping("/console/incidents")
+    String list(@RequestParam(required = false) String topic, @RequestParam(required = false) String group,
+                @RequestParam(required = false) String status, @RequestParam(required = false) String exceptionGroup,
+                @RequestParam(required = false) String detectedFrom, @RequestParam(required = false) String detectedTo,
+                @RequestParam(required = false) String eventId, @RequestParam(required = false) String key,
+                @RequestParam(required = false) String keyHex, @RequestParam(defaultValue = "0") int page, Model model) {
+        Filter filter = new Filter(topic, group, status, exceptionGroup, detectedFrom, detectedTo, eventId, key, keyHex);
+        model.addAttribute("filter", filter);
+        model.addAttribute("statuses", IncidentStatus.values());
+        PageBounds.require(page, PAGE_SIZE);
+        IncidentPage incidents = queries.query(new ListIncidentsQuery(FormValues.text(topic), FormValues.text(group),
+                FormValues.status(status), FormValues.text(exceptionGroup), FormValues.instant("detectedFrom", detectedFrom),
+                FormValues.instant("detectedTo", detectedTo), FormValues.text(eventId),
+                IncidentController.recordKey(key == null || key.isEmpty() ? null : key, keyHex == null || keyHex.isBlank() ? null : keyHex.strip()),
+                page, PAGE_SIZE), IncidentPage.class).join();
+        model.addAttribute("incidents", incidents);
+        long pages = Math.max(1, (incidents.total() + PAGE_SIZE - 1) / PAGE_SIZE);
+        model.addAttribute("pages", pages);
+        model.addAttribute("hasNext", (long) (page + 1) * PAGE_SIZE < incidents.total() && (long) (page + 1) * PAGE_SIZE <= PageBounds.MAX_OFFSET);
+        return "console/incidents";
+    }
+
+    /**
+     * One incident. Right after an action the read model may not show its effect yet (it follows the event store within
+     * moments): the action's answer names what to expect, and the page's live part polls until it shows.
+     */
+    @GetMapping("/console/incidents/{id}")
+    String incident(@PathVariable String id, Model model) {
+        Map<String, Object> flash = model.asMap();
+        show(id, (IncidentStatus) flash.get("expectStatus"), (Integer) flash.get("expectAttempt"), model);
+        return "console/incident";
+    }
+
+    /** Status, attempts and history again, polled while an attempt waits for its publish result or an action's effect is not shown yet. */
+    @GetMapping("/console/incidents/{id}/live")
+    String live(@PathVariable String id, @RequestParam(required = false) IncidentStatus expectStatus,
+                @RequestParam(required = false) Integer expectAttempt, @RequestParam(required = false) String part, Model model) {
+        show(id, expectStatus, expectAttempt, model);
+        return "history".equals(part) ? "console/incident :: history" : "console/incident :: live";
+    }
+
+    private void show(String id, IncidentStatus expectStatus, Integer expectAttempt, Model model) {
+        IncidentId incidentId = IncidentId.parse(id);
+        List<HistoryEntry> history = history(incidentId);
+        IncidentDetail detail = IncidentDetail.of(Incidents.summary(queries, incidentId), history);
+        model.addAttribute("detail", detail);
+        model.addAttribute("history", history);
+        boolean expecting = expectStatus != null && detail.incident().status() != expectStatus
+                || expectAttempt != null && detail.attempts().stream().noneMatch(attempt -> attempt.attempt() >= expectAttempt);
+        model.addAttribute("waiting", expecting || waiting(detail));
+        model.addAttribute("liveUrl", UriComponentsBuilder.fromPath("/console/incidents/{id}/live")
+                .queryParamIfPresent("expectStatus", java.util.Optional.ofNullable(expecting ? expectStatus : null))
+                .queryParamIfPresent("expectAttempt", java.util.Optional.ofNullable(expecting ? expectAttempt : null))
+                .buildAndExpand(incidentId.value()).toUriString());
+    }
+
+    /** The root failure's DLQ record, read from its topic when asked for (not with every page view). */
+    @GetMapping("/console/incidents/{id}/record")
+    String record(@PathVariable String id, Model model) {
+        IncidentId incidentId = IncidentId.parse(id);
+        var incident = Incidents.summary(queries, incidentId);
+        RecordLocation dlq = new RecordLocation(incident.dlqTopic(), incident.dlqPartition(), incident.dlqOffset());
+        model.addAttribute("lookup", records.read(dlq));
+        model.addAttribute("location", dlq);
+        return "console/record :: record";
+    }
+
+    private List<HistoryEntry> history(IncidentId incidentId) {
+        return queries.query(new FindIncidentHistoryQuery(incidentId), ResponseTypes.multipleInstancesOf(HistoryEntry.class)).join();
+    }
+
+    private static boolean waiting(IncidentDetail detail) {
+        return detail.attempts().stream().anyMatch(attempt -> attempt.publishStatus() == PublishStatus.REQUESTED);
+    }
+}
