@@ -8,6 +8,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +49,22 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
             return UNBOUNDED;
         }
         return (total + liveInstances - 1) / liveInstances;
+    }
+
+    /** This instance's row key: unique per start (a restarted process is another instance). */
+    String instanceId() {
+        return instanceId;
+    }
+
+    /** Whether the instance has a row refreshed within the expiry (a stopped one deleted its row, a dead one stopped refreshing it). */
+    boolean isAlive(String instance) {
+        Integer rows = jdbc.queryForObject("SELECT COUNT(*) FROM service_instance WHERE instance_id = ? AND heartbeat_at >= "
+                + "TIMESTAMPADD(MICROSECOND, ?, UTC_TIMESTAMP(6))", Integer.class, instance, -properties.expiry().toNanos() / 1000);
+        return rows != null && rows > 0;
+    }
+
+    Duration expiry() {
+        return properties.expiry();
     }
 
     /** Refreshes this instance's row and reads how many are alive and how many segments each processor has. */

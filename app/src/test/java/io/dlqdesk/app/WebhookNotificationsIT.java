@@ -314,7 +314,7 @@ class WebhookNotificationsIT {
 
     @Test
     void aStalledIngestIsNotifiedAndSoIsItsRecovery() throws Exception {
-        String instance = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+        String instance = app.getBean(InstanceRegistry.class).instanceId();
         Instant before = Instant.now();
         try (Connection locker = DriverManager.getConnection(databaseUrl, databaseUser, databasePassword);
              Statement lock = locker.createStatement()) {
@@ -328,8 +328,34 @@ class WebhookNotificationsIT {
         assertThat(stalled.has("incidentId")).isFalse();
         assertThat(stalled.path("facts").path("inFlight").asInt()).isPositive();
         await().atMost(WAIT).until(() -> !fast.received(event("ingest-recovered", instance, before)).isEmpty());
-        assertThat(fast.received(event("ingest-recovered", instance, before)).get(0).json().path("facts").path("stalledSince").asText())
-                .isEqualTo(stalled.path("facts").path("since").asText());
+        JsonNode recovered = fast.received(event("ingest-recovered", instance, before)).get(0).json();
+        assertThat(recovered.path("facts").path("stalledSince").asText()).isEqualTo(stalled.path("facts").path("since").asText());
+        assertThat(recovered.path("facts").path("reason").asText()).isEqualTo("ready");
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        await().atMost(WAIT).until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM notification_ingest_stall WHERE instance = ?", Integer.class,
+                instance) == 0);
+    }
+
+    /** An instance replaced while its ingest was stalled never says it recovered: this one, alive, ends that stall for it. */
+    @Test
+    void aStallLeftOpenByAnInstanceThatIsGoneIsEndedByThisOne() throws Exception {
+        String gone = "1@dlq-desk-replaced-" + NONCE + "/" + java.util.UUID.randomUUID(); // no row in service_instance: stopped, or long dead
+        long since = Instant.now().minusSeconds(120).toEpochMilli();
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        InstanceRegistry instances = app.getBean(InstanceRegistry.class);
+        assertThat(instances.isAlive(instances.instanceId())).as("this instance, by its heartbeat").isTrue();
+        assertThat(instances.isAlive(gone)).isFalse();
+        jdbc.update("INSERT INTO notification_ingest_stall (instance, stalled_since_ms, recorded_at) VALUES (?, ?, UTC_TIMESTAMP(6))", gone, since);
+
+        Predicate<Request> ended = request -> request.json().path("event").asText().equals("ingest-recovered")
+                && request.json().path("facts").path("instance").asText().equals(gone);
+        await().atMost(WAIT).until(() -> !fast.received(ended).isEmpty());
+        Request delivered = fast.received(ended).get(0);
+        assertThat(delivered.header("X-DlqDesk-Delivery")).isEqualTo("ingest-recovered:" + gone + ":" + since);
+        assertThat(delivered.json().path("facts").path("reason").asText()).isEqualTo("instance-gone");
+        assertThat(delivered.json().path("facts").path("stalledSince").asText()).isEqualTo(Instant.ofEpochMilli(since).toString());
+        assertThat(delivered.json().path("facts").path("endedBy").asText()).isEqualTo(instances.instanceId());
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM notification_ingest_stall WHERE instance = ?", Integer.class, gone)).isZero();
     }
 
     private static Predicate<Request> event(String event, String instance, Instant notBefore) {

@@ -12,7 +12,7 @@ public enum NotificationEvent {
     REPLAY_JOB_PAUSED("Replay job paused"),
     /** An instance's DLQ ingest turned not ready (not polling, no broker, or records waiting and none written). */
     INGEST_STALLED("DLQ ingest stalled"),
-    /** That instance's ingest is ready again. */
+    /** That instance's ingest is ready again, or the instance is gone and a live one ends its stall. */
     INGEST_RECOVERED("DLQ ingest recovered");
 
     private final String title;

@@ -51,14 +51,15 @@ public final class Deliveries {
     }
 
     /**
-     * The receiver's oldest due row, taken for {@code lease}: rows another sender holds are skipped, and a row whose
-     * sender died is due again when its lease ends (so it is sent at least once).
+     * The receiver's row due longest, taken for {@code lease}: rows another sender holds are skipped, and a row whose
+     * sender died is due again when its lease ends (so it is sent at least once). By due time, not age: a row that failed
+     * is due again after its backoff, behind the rows that waited meanwhile, so no one body holds back the others.
      */
     Optional<Claimed> claimNext(String receiver, Duration lease) {
         return readCommitted.execute(status -> {
             List<Claimed> due = jdbc.query("SELECT id, notification_id, event, body, tries, TIMESTAMPDIFF(MICROSECOND, created_at, UTC_TIMESTAMP(6)) AS age_us"
                             + " FROM notification_delivery WHERE receiver = ? AND status = 'PENDING' AND next_attempt_at <= UTC_TIMESTAMP(6)"
-                            + " ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                            + " ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
                     (row, number) -> new Claimed(row.getLong("id"), row.getString("notification_id"), row.getString("event"), row.getString("body"),
                             row.getInt("tries"), Duration.ofNanos(row.getLong("age_us") * 1000)), receiver);
             if (due.isEmpty()) {
@@ -78,6 +79,11 @@ public final class Deliveries {
     void retryLater(long id, String error, Duration wait) {
         jdbc.update("UPDATE notification_delivery SET tries = tries + 1, last_error = ?, next_attempt_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
                 + " WHERE id = ? AND status = 'PENDING'", cut(error), micros(wait), id);
+    }
+
+    /** A claimed row untried after all (its sender is stopping): due now, as it was. */
+    void giveBack(long id) {
+        jdbc.update("UPDATE notification_delivery SET next_attempt_at = UTC_TIMESTAMP(6) WHERE id = ? AND status = 'PENDING'", id);
     }
 
     void gaveUp(long id, String error) {

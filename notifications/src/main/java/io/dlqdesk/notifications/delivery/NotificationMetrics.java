@@ -23,9 +23,9 @@ public final class NotificationMetrics {
             delivered.put(webhook.name(), Counter.builder("dlq.notifications.delivered").tag("receiver", webhook.name())
                     .description("notifications the receiver answered with 2xx").register(meters));
             failedTries.put(webhook.name(), Counter.builder("dlq.notifications.failed_tries").tag("receiver", webhook.name())
-                    .description("delivery tries that failed (no answer in time, refused, or not 2xx); retried with backoff").register(meters));
+                    .description("delivery tries that failed (no answer in time, connection refused, or not 2xx); retried with backoff unless the receiver refused the body (4xx but 408, 429)").register(meters));
             givenUp.put(webhook.name(), Counter.builder("dlq.notifications.given_up").tag("receiver", webhook.name())
-                    .description("notifications given up after the retry window (each also logged at ERROR)").register(meters));
+                    .description("notifications given up: refused by the receiver (4xx but 408, 429) or failing past the retry window (each also logged at ERROR)").register(meters));
         }
     }
 

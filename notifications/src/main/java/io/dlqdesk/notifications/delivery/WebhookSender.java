@@ -22,8 +22,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Sends one receiver's deliveries, one at a time, on a thread of its own: another receiver's slowness or failures
  * never reach it, and it never touches ingest, replay or the event processors. A failed try backs the receiver off
- * (Spring's {@link BackOff}, reset by the next success) and is recorded on its row; the first failed try after the
- * retry window gives the row up, logged at ERROR and counted. Everything here but the scheduler is owned by its thread.
+ * (Spring's {@link BackOff}, reset by the next success) and is recorded on its row, which goes behind the receiver's
+ * other due rows; the first failed try after the retry window gives the row up, logged at ERROR and counted. A body the
+ * receiver refuses (4xx but 408 and 429: no retry changes that answer) is given up at once, the same visible way. A try
+ * cut short by shutdown is no try: its row is given back as it was. Everything here but the scheduler is owned by its thread.
  */
 final class WebhookSender {
 
@@ -66,9 +68,14 @@ final class WebhookSender {
         thread.execute(this::round);
     }
 
+    /** Interrupts a try under way; {@link #awaitStopped} waits for its row to be given back. */
     void stop() {
         running = false;
-        thread.shutdownNow(); // a try cut short stays PENDING under its lease and is sent again
+        thread.shutdownNow();
+    }
+
+    boolean awaitStopped(Duration bound) throws InterruptedException {
+        return thread.awaitTermination(bound.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void round() {
@@ -100,8 +107,12 @@ final class WebhookSender {
                 return settings.pollInterval();
             }
             Deliveries.Claimed delivery = next.get();
-            String failure = post(delivery);
-            if (failure == null) {
+            Answer answer = post(delivery);
+            if (answer == Answer.CUT_SHORT) {
+                giveBack(delivery);
+                return settings.pollInterval();
+            }
+            if (answer.delivered()) {
                 deliveries.delivered(delivery.id());
                 metrics.delivered(webhook.name());
                 if (failing) {
@@ -112,21 +123,23 @@ final class WebhookSender {
                 continue;
             }
             metrics.failedTry(webhook.name());
+            if (answer.refused()) { // the receiver is there and answers: no backoff, the next row goes now
+                giveUp(delivery, answer.error(), "the receiver refused it, which no retry changes");
+                continue;
+            }
             if (delivery.age().compareTo(settings.retryWindow()) >= 0) {
-                deliveries.gaveUp(delivery.id(), failure);
-                metrics.gaveUp(webhook.name());
-                log.error("webhook {} GAVE UP on notification {} ({}) after {} tries over {} (retry window {}): {}", webhook.name(),
-                        delivery.notificationId(), delivery.event(), delivery.tries() + 1, delivery.age(), settings.retryWindow(), failure);
+                giveUp(delivery, answer.error(), "after " + (delivery.tries() + 1) + " tries over " + delivery.age() + " (retry window "
+                        + settings.retryWindow() + ")");
                 continue;
             }
             if (backOff == null) {
                 backOff = settings.backOff().start();
             }
             Duration wait = Duration.ofMillis(backOff.nextBackOff());
-            deliveries.retryLater(delivery.id(), failure, wait);
+            deliveries.retryLater(delivery.id(), answer.error(), wait);
             if (!failing) {
                 log.warn("webhook {}: delivery of {} ({}) failed, retrying with backoff (next in {}): {}", webhook.name(), delivery.notificationId(),
-                        delivery.event(), wait, failure);
+                        delivery.event(), wait, answer.error());
             }
             failing = true;
             return wait;
@@ -134,8 +147,28 @@ final class WebhookSender {
         return settings.pollInterval();
     }
 
-    /** Null when the receiver answered 2xx, else what went wrong. */
-    private String post(Deliveries.Claimed delivery) {
+    private void giveUp(Deliveries.Claimed delivery, String error, String why) {
+        deliveries.gaveUp(delivery.id(), error);
+        metrics.gaveUp(webhook.name());
+        log.error("webhook {} GAVE UP on notification {} ({}) {}: {}", webhook.name(), delivery.notificationId(), delivery.event(), why, error);
+    }
+
+    /** The row as it was before the claim, due now, so any instance may send it; failing that, its lease ends on its own. */
+    private void giveBack(Deliveries.Claimed delivery) {
+        boolean interrupted = Thread.interrupted(); // the connection pool refuses an interrupted thread that has to wait
+        try {
+            deliveries.giveBack(delivery.id());
+        } catch (RuntimeException e) {
+            log.info("webhook {}: notification {} is due again when its lease ends (within {}): {}", webhook.name(), delivery.notificationId(), lease,
+                    e.toString());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Answer post(Deliveries.Claimed delivery) {
         byte[] body = delivery.body().getBytes(StandardCharsets.UTF_8);
         long timestamp = clock.instant().getEpochSecond();
         HttpRequest.Builder request = HttpRequest.newBuilder(webhook.url()).timeout(webhook.timeout())
@@ -150,18 +183,35 @@ final class WebhookSender {
         }
         try {
             HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() / 100 == 2) {
-                return null;
+            int status = answer.statusCode();
+            if (status / 100 == 2) {
+                return Answer.DELIVERED;
             }
             String text = answer.body() == null ? "" : answer.body();
-            return "HTTP " + answer.statusCode() + (text.isBlank() ? "" : ": " + (text.length() > MAX_ANSWER_IN_ERROR
+            String error = "HTTP " + status + (text.isBlank() ? "" : ": " + (text.length() > MAX_ANSWER_IN_ERROR
                     ? text.substring(0, MAX_ANSWER_IN_ERROR) + "…" : text));
-        } catch (IOException e) {
-            return e.toString();
+            // 408 (it timed out reading) and 429 (it throttles) say "later"; any other 4xx is about this request itself
+            return status / 100 == 4 && status != 408 && status != 429 ? Answer.refused(error) : Answer.failed(error);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            running = false;
-            return "interrupted: the service is stopping";
+            return Answer.CUT_SHORT;
+        } catch (IOException e) { // an interrupt may also end the exchange as an I/O error (ClosedByInterruptException)
+            return running && !Thread.currentThread().isInterrupted() ? Answer.failed(e.toString()) : Answer.CUT_SHORT;
+        }
+    }
+
+    /** What a try came to: 2xx, a failure to retry, a refusal of the body, or nothing at all (cut short by shutdown). */
+    private record Answer(boolean delivered, boolean refused, String error) {
+
+        static final Answer DELIVERED = new Answer(true, false, null);
+        static final Answer CUT_SHORT = new Answer(false, false, "cut short: the service is stopping");
+
+        static Answer failed(String error) {
+            return new Answer(false, false, error);
+        }
+
+        static Answer refused(String error) {
+            return new Answer(false, true, error);
         }
     }
 }

@@ -21,6 +21,7 @@ public final class WebhookSenders implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(WebhookSenders.class);
     private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
     private static final int PURGE_BATCH = 1000;
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
     private final List<Webhook> webhooks;
     private final Deliveries deliveries;
@@ -68,6 +69,15 @@ public final class WebhookSenders implements SmartLifecycle {
     @Override
     public synchronized void stop() {
         running.forEach(WebhookSender::stop);
+        try { // a try cut short gives its row back before the database connections close
+            for (WebhookSender sender : running) {
+                if (!sender.awaitStopped(STOP_WAIT)) {
+                    log.warn("a webhook sender did not stop within {}; its row is due again when its lease ends", STOP_WAIT);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         running.clear();
         if (housekeeping != null) {
             housekeeping.shutdownNow();
