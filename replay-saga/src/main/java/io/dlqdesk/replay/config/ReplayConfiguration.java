@@ -150,11 +150,11 @@ public class ReplayConfiguration {
     }
 
     @Bean
-    JobRunner jobRunner(JdbcTemplate jdbc, EventStore events, ReplayRequester requester, CommandGateway commands,
+    JobRunner jobRunner(JdbcTemplate jdbc, EventStore events, ReplayRequester requester, ReplaySwitch replaySwitch, CommandGateway commands,
                         TransactionManager axonTransactions, ObjectProvider<EventProcessingConfiguration> processing,
                         ReplayJobProperties properties) {
         return new JobRunner(new JobWorkList(jdbc), new IncidentAsk(events, requester), new JobCommands(commands, axonTransactions),
-                () -> holdsWorkList(processing.getIfAvailable()), Clock.systemUTC(), System::nanoTime,
+                () -> holdsWorkList(processing.getIfAvailable()), replaySwitch::isOn, Clock.systemUTC(), System::nanoTime,
                 new JobRunner.Settings(properties.tick(), properties.workers()));
     }
 

@@ -45,6 +45,9 @@ import java.util.stream.Collectors;
  * <p>Nothing is asked twice, and nothing after a pause or cancel is recorded: a request is stored only together with the
  * claim that allowed it (which only a RUNNING job takes, once per incident) and the answer, and an incident whose history
  * already holds a request of this job is answered from it instead of being asked.
+ *
+ * <p>While the replay switch is off nothing is asked: the incident would refuse (REPLAY_SWITCH_OFF) and the job record that
+ * as its final answer, burning its selection. Its jobs stay RUNNING, holding the rollback check, and go on once it is on.
  */
 public class JobRunner implements SmartLifecycle {
 
@@ -87,6 +90,7 @@ public class JobRunner implements SmartLifecycle {
     private final IncidentAsk asks;
     private final JobCommands jobs;
     private final BooleanSupplier leads;
+    private final BooleanSupplier switchOn;
     private final Clock clock;
     private final LongSupplier nanos;
     private final Settings settings;
@@ -95,17 +99,20 @@ public class JobRunner implements SmartLifecycle {
     private final Map<JobWorkList.Unreported, Long> reportedAt = new HashMap<>();
     private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
     private boolean leading;
+    private boolean heldBySwitch;
     private long ticks;
 
     private ScheduledExecutorService tickThread;
     /** Set by {@link #start()}, or by a test that runs ticks by hand. */
     private ExecutorService workers;
 
-    public JobRunner(JobWorkList work, IncidentAsk asks, JobCommands jobs, BooleanSupplier leads, Clock clock, LongSupplier nanos, Settings settings) {
+    public JobRunner(JobWorkList work, IncidentAsk asks, JobCommands jobs, BooleanSupplier leads, BooleanSupplier switchOn, Clock clock,
+                     LongSupplier nanos, Settings settings) {
         this.work = work;
         this.asks = asks;
         this.jobs = jobs;
         this.leads = leads;
+        this.switchOn = switchOn;
         this.clock = clock;
         this.nanos = nanos;
         this.settings = settings;
@@ -138,9 +145,12 @@ public class JobRunner implements SmartLifecycle {
         List<JobWorkList.Job> active = work.activeJobs();
         Set<ReplayJobId> activeIds = active.stream().map(JobWorkList.Job::jobId).collect(Collectors.toSet());
         states.entrySet().removeIf(entry -> !activeIds.contains(entry.getKey()) && entry.getValue().asking.isEmpty());
+        boolean asking = active.stream().anyMatch(job -> job.status() == ReplayJobStatus.RUNNING) && switchOnNow();
         for (JobWorkList.Job job : active) {
             if (job.status() == ReplayJobStatus.RUNNING) {
-                start(job);
+                if (asking) {
+                    start(job);
+                }
             } else {
                 JobState state = states.get(job.jobId());
                 if (state != null && state.idle()) {
@@ -148,6 +158,18 @@ public class JobRunner implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    /** Read only while a job runs; said once when it holds the jobs and once when it lets them go on. */
+    private boolean switchOnNow() {
+        boolean on = switchOn.getAsBoolean();
+        if (!on && !heldBySwitch) {
+            log.warn("replay jobs: the replay switch is off, so the running jobs ask nothing until it is turned on (they stay RUNNING)");
+        } else if (on && heldBySwitch) {
+            log.info("replay jobs: the replay switch is on again, the running jobs go on");
+        }
+        heldBySwitch = !on;
+        return on;
     }
 
     private void start(JobWorkList.Job job) {
@@ -204,8 +226,12 @@ public class JobRunner implements SmartLifecycle {
             JobState state = states.computeIfAbsent(job, id -> new JobState(new RequestPacer(1, nanos)));
             List<Finished> earlier = new ArrayList<>();
             List<Finished> ready = new ArrayList<>();
+            int held = 0;
             for (Finished one : done) {
-                if (one.failure() != null) {
+                if (one.failure() == null && one.prepared().earlier() == null && !one.prepared().request().switchOn()) {
+                    state.asking.remove(one.incident()); // read while the switch was off: not asked, it stays pending
+                    held++;
+                } else if (one.failure() != null) {
                     state.asking.remove(one.incident());
                     log.warn("replay job {}: {} could not be prepared, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER,
                             one.failure().toString());
@@ -215,6 +241,9 @@ public class JobRunner implements SmartLifecycle {
                 } else {
                     ready.add(one);
                 }
+            }
+            if (held > 0) {
+                log.info("replay job {}: {} incident(s) not claimed: the replay switch was off when they were prepared", job, held);
             }
             ready.sort(Comparator.comparing(one -> one.incident().value()));
             List<JobCommands.Answer> recorded = jobs.send(earlier.stream()

@@ -49,6 +49,9 @@ class JobRunnerTest {
     private final Set<IncidentId> earlier = new HashSet<>();
     private Predicate<Object> refuse = command -> false;
     private boolean leads = true;
+    /** The switch as the runner reads it, and as the incident's request was prepared with (read a moment earlier). */
+    private boolean switchOn = true;
+    private boolean switchOnWhenPrepared = true;
     private JobRunner runner;
 
     private static IncidentId incident(int offset) {
@@ -135,7 +138,7 @@ class JobRunnerTest {
                 prepared.add(incident);
                 return earlier.contains(incident) ? new Prepared(ReplayOutcome.requested(2), null)
                         : new Prepared(null, new RequestReplayCommand(incident, SourceRecordFacts.notFound(new RecordLocation("orders", 0, 1)),
-                        new ReplayPolicy(true, 3), true, "desk", requestedBy));
+                        new ReplayPolicy(true, 3), switchOnWhenPrepared, "desk", requestedBy));
             }
         };
         JobCommands commands = new JobCommands(null, null) {
@@ -165,7 +168,7 @@ class JobRunnerTest {
                 return answers;
             }
         };
-        runner = new JobRunner(work, asks, commands, () -> leads, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get,
+        runner = new JobRunner(work, asks, commands, () -> leads, () -> switchOn, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get,
                 new JobRunner.Settings(Duration.ofMillis(50), 1));
         runner.askOn(new SameThread());
     }
@@ -266,6 +269,40 @@ class JobRunnerTest {
         runner.tick();
 
         assertThat(sent).isEmpty();
+    }
+
+    @Test
+    void whileTheReplaySwitchIsOffNothingIsAskedAndTheJobGoesOnOnceItIsOn() {
+        work.pending.add(new JobWorkList.Pending(JOB, incident(1), false));
+        switchOn = false;
+        for (int i = 0; i < 10; i++) {
+            nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+            runner.tick();
+        }
+        assertThat(prepared).as("nothing even prepared").isEmpty();
+        assertThat(sent).isEmpty();
+
+        switchOn = true;
+        runner.tick();
+        runner.tick();
+        assertThat(asked).containsExactly(incident(1));
+    }
+
+    @Test
+    void anIncidentPreparedWhileTheSwitchWasOffIsNotClaimedButTakenAgainOnceItIsOn() {
+        work.pending.add(new JobWorkList.Pending(JOB, incident(1), false));
+        switchOnWhenPrepared = false; // turned off between the runner's read and the worker's
+        runner.tick();
+        runner.tick();
+        assertThat(prepared).containsExactly(incident(1));
+        assertThat(sent).as("not claimed: the incident would refuse REPLAY_SWITCH_OFF and the job record it for good").isEmpty();
+
+        switchOnWhenPrepared = true;
+        nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        runner.tick();
+        runner.tick();
+        assertThat(asked).containsExactly(incident(1));
+        assertThat(sentOf(RecordJobReplayCommand.class)).containsExactly(new RecordJobReplayCommand(JOB, incident(1), ReplayOutcome.requested(1)));
     }
 
     @Test
