@@ -71,7 +71,7 @@ public class ReplayJobProjection {
         String selection = event.selection().length() <= 2000 ? event.selection() : event.selection().substring(0, 2000);
         pending.record(statements -> statements.add(event.jobId().value(), CREATED, event.jobId().value(), selection,
                 event.createdBy().principal(), event.createdBy().reason(), utc(at), utc(at), utc(at), limits.ratePerSecond(),
-                limits.maxInFlight(), limits.canary(), limits.maxRefailureRate(), event.manifest().size()));
+                limits.maxInFlight(), limits.canary(), limits.maxRefailureRate(), event.selected()));
     }
 
     @EventHandler

@@ -13,6 +13,7 @@ import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.api.ReplayJobManifestExtended;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
 import io.dlqdesk.domain.api.ReplayJobStatus;
@@ -50,10 +51,19 @@ public class JobWorkProjection {
         jdbc.update("INSERT INTO replay_job_run (job_id, status, rate_per_second, max_in_flight, principal, reason) VALUES (?, ?, ?, ?, ?, ?)"
                         + " ON DUPLICATE KEY UPDATE job_id = job_id", job, ReplayJobStatus.RUNNING.name(), event.limits().ratePerSecond(),
                 event.limits().maxInFlight(), event.createdBy().principal(), event.createdBy().reason());
+        items(event.jobId(), 0, event.manifest());
+    }
+
+    @EventHandler
+    void on(ReplayJobManifestExtended event) {
+        items(event.jobId(), event.from(), event.incidents());
+    }
+
+    /** The manifest's incidents from position {@code from} on, in order. */
+    private void items(ReplayJobId job, int from, List<IncidentId> incidents) {
         List<Object[]> items = new ArrayList<>();
-        List<IncidentId> manifest = event.manifest();
-        for (int seq = 0; seq < manifest.size(); seq++) {
-            items.add(new Object[]{job, seq, manifest.get(seq).value()});
+        for (int i = 0; i < incidents.size(); i++) {
+            items.add(new Object[]{job.value(), from + i, incidents.get(i).value()});
         }
         jdbc.batchUpdate("INSERT INTO replay_job_item (job_id, seq, incident_id) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq", items);
     }
