@@ -101,6 +101,9 @@ public class JobRunner implements SmartLifecycle {
     private boolean leading;
     private boolean heldBySwitch;
     private long ticks;
+    /** Rounds failed in a row (the database unreachable, say): said once when the streak starts and once when it ends. */
+    private int failedRounds;
+    private Instant failingSince;
 
     private ScheduledExecutorService tickThread;
     /** Set by {@link #start()}, or by a test that runs ticks by hand. */
@@ -315,11 +318,20 @@ public class JobRunner implements SmartLifecycle {
         return new RecordJobRefailureCommand(one.jobId(), one.incidentId(), one.attempt(), at);
     }
 
-    private void tickSafely() {
+    void tickSafely() {
         try {
             tick();
+            if (failedRounds > 0) {
+                log.info("replay job rounds succeed again, after {} failed round(s) since {}", failedRounds, failingSince);
+                failedRounds = 0;
+            }
         } catch (RuntimeException e) {
-            log.warn("replay job round failed, next round in {}: {}", settings.tick(), e.toString());
+            if (failedRounds++ == 0) {
+                failingSince = clock.instant();
+                log.warn("replay job round failed, trying again every {} (said again only once they succeed): {}", settings.tick(), e.toString());
+            } else {
+                log.debug("replay job round failed again ({} in a row): {}", failedRounds, e.toString());
+            }
         } catch (Throwable e) { // anything escaping would cancel the schedule silently
             log.error("replay job round failed, next round in {}", settings.tick(), e);
         }

@@ -65,6 +65,7 @@ class JobRunnerTest {
         final List<Unreported> unreported = new ArrayList<>();
         final Set<IncidentId> known = new HashSet<>();
         int inFlight;
+        boolean down;
 
         FakeWork() {
             super(null);
@@ -72,6 +73,9 @@ class JobRunnerTest {
 
         @Override
         public List<Job> activeJobs() {
+            if (down) {
+                throw new org.springframework.dao.DataAccessResourceFailureException("database down");
+            }
             return List.of(job);
         }
 
@@ -303,6 +307,32 @@ class JobRunnerTest {
         runner.tick();
         assertThat(asked).containsExactly(incident(1));
         assertThat(sentOf(RecordJobReplayCommand.class)).containsExactly(new RecordJobReplayCommand(JOB, incident(1), ReplayOutcome.requested(1)));
+    }
+
+    @Test
+    void roundsFailingInARowAreSaidOnceAndTheirEndOnce() {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(JobRunner.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines = new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            work.down = true;
+            for (int i = 0; i < 40; i++) {
+                runner.tickSafely();
+            }
+            work.down = false;
+            runner.tickSafely();
+            runner.tickSafely();
+        } finally {
+            logger.detachAppender(lines);
+        }
+        List<String> warnings = lines.list.stream().filter(line -> line.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).contains("replay job round failed", "database down");
+        assertThat(lines.list).filteredOn(line -> line.getLevel() == ch.qos.logback.classic.Level.INFO)
+                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .anySatisfy(line -> assertThat(line).contains("succeed again", "40 failed round(s)"));
     }
 
     @Test
