@@ -7,11 +7,14 @@ import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The runner's reads of its work list (written by {@link JobWorkProjection}); it may lag the job, never lead it. */
@@ -50,6 +53,9 @@ public class JobWorkList {
         record Refailed(ReplayJobId jobId, IncidentId incidentId, int attempt) implements Unreported {
         }
     }
+
+    /** Ids per IN list. */
+    private static final int IN_LIST = 1_000;
 
     private final JdbcTemplate jdbc;
 
@@ -92,6 +98,25 @@ public class JobWorkList {
         return new HashSet<>(jdbc.query("SELECT incident_id FROM replay_job_item WHERE job_id = ? AND (answer IS NOT NULL OR attempt IS NOT NULL)"
                         + " AND incident_id IN (" + String.join(", ", Collections.nCopies(incidents.size(), "?")) + ")",
                 (row, number) -> new IncidentId(row.getString("incident_id")), arguments));
+    }
+
+    /**
+     * Which of these incidents are in a job with work left (RUNNING or PAUSED), and the job; the work list follows a new job
+     * within moments of its creation.
+     */
+    public Map<IncidentId, ReplayJobId> inActiveJobs(Collection<IncidentId> incidents) {
+        Map<IncidentId, ReplayJobId> found = new LinkedHashMap<>();
+        List<IncidentId> all = List.copyOf(incidents);
+        for (int from = 0; from < all.size(); from += IN_LIST) {
+            List<IncidentId> chunk = all.subList(from, Math.min(all.size(), from + IN_LIST));
+            jdbc.query("SELECT i.incident_id, i.job_id FROM replay_job_item i JOIN replay_job_run r ON r.job_id = i.job_id"
+                            + " WHERE r.status IN ('RUNNING', 'PAUSED') AND i.incident_id IN ("
+                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") ORDER BY i.job_id, i.seq",
+                    (ResultSet row) -> {
+                        found.putIfAbsent(new IncidentId(row.getString("incident_id")), new ReplayJobId(row.getString("job_id")));
+                    }, chunk.stream().map(IncidentId::value).toArray());
+        }
+        return found;
     }
 
     /** What the jobs (any status: replays requested before a cancel still finish) have not been told yet, oldest jobs first. */
