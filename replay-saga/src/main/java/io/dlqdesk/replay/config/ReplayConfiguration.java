@@ -161,7 +161,7 @@ public class ReplayConfiguration {
                         ReplayJobProperties properties) {
         return new JobRunner(work, new IncidentAsk(events, requester), new JobCommands(commands, axonTransactions),
                 () -> holdsWorkList(processing.getIfAvailable()), replaySwitch::isOn, Clock.systemUTC(), System::nanoTime,
-                new JobRunner.Settings(properties.tick(), properties.workers()));
+                new JobRunner.Settings(properties.tick(), properties.workers(), properties.keepEnded()));
     }
 
     /** This instance runs the jobs while its work-list processor holds the (one) segment and is not failing. */

@@ -56,10 +56,14 @@ public class JobRunner implements SmartLifecycle {
     private static final int REPORT_EVERY_TICKS = 5;
     private static final Duration REPORT_AGAIN_AFTER = Duration.ofSeconds(10);
     private static final int REPORT_LIMIT = 500;
+    /** Ended jobs' work lists are deleted this often, at most this many rows at a time (more: again at the next report). */
+    private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
+    private static final int PURGE_LIMIT = 10_000;
     /** An incident whose ask failed (broker unreachable, a database error) is tried again after this. */
     private static final Duration ASK_AGAIN_AFTER = Duration.ofSeconds(5);
 
-    public record Settings(Duration tick, int workers) {
+    /** @param keepEnded how long the work list of an ended job is kept once nothing of it is in flight or to report */
+    public record Settings(Duration tick, int workers, Duration keepEnded) {
     }
 
     /** What a worker hands back: the prepared request (or the answer found), or why it could not be prepared. */
@@ -104,6 +108,7 @@ public class JobRunner implements SmartLifecycle {
     /** Rounds failed in a row (the database unreachable, say): said once when the streak starts and once when it ends. */
     private int failedRounds;
     private Instant failingSince;
+    private Long purgedAt;
 
     private ScheduledExecutorService tickThread;
     /** Set by {@link #start()}, or by a test that runs ticks by hand. */
@@ -140,10 +145,12 @@ public class JobRunner implements SmartLifecycle {
             leading = true;
             states.clear();
             reportedAt.clear();
+            purgedAt = null;
         }
         askPrepared();
         if (ticks++ % REPORT_EVERY_TICKS == 0) {
             report();
+            purge();
         }
         List<JobWorkList.Job> active = work.activeJobs();
         Set<ReplayJobId> activeIds = active.stream().map(JobWorkList.Job::jobId).collect(Collectors.toSet());
@@ -306,6 +313,19 @@ public class JobRunner implements SmartLifecycle {
                 }
             }
         });
+    }
+
+    private void purge() {
+        long now = nanos.getAsLong();
+        if (purgedAt != null && now - purgedAt < PURGE_EVERY.toNanos()) {
+            return;
+        }
+        Instant before = clock.instant().minus(settings.keepEnded());
+        int deleted = work.purgeEnded(before, PURGE_LIMIT);
+        if (deleted > 0) {
+            log.info("replay jobs: deleted {} work-list row(s) of jobs that ended before {} with everything decided and reported", deleted, before);
+        }
+        purgedAt = deleted < PURGE_LIMIT ? Long.valueOf(now) : null;
     }
 
     private static Object command(JobWorkList.Unreported one, Instant at) {

@@ -22,9 +22,13 @@ import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.Timestamp;
 import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -104,13 +108,13 @@ public class JobWorkProjection {
     }
 
     @EventHandler
-    void on(ReplayJobCancelled event) {
-        status(event.jobId(), ReplayJobStatus.CANCELLED);
+    void on(ReplayJobCancelled event, @Timestamp Instant at) {
+        ended(event.jobId(), ReplayJobStatus.CANCELLED, at);
     }
 
     @EventHandler
-    void on(ReplayJobCompleted event) {
-        status(event.jobId(), ReplayJobStatus.COMPLETED);
+    void on(ReplayJobCompleted event, @Timestamp Instant at) {
+        ended(event.jobId(), ReplayJobStatus.COMPLETED, at);
     }
 
     /** A request the job made: its attempt is known before the job records the answer (a crash can come in between). */
@@ -147,6 +151,12 @@ public class JobWorkProjection {
     private void decided(IncidentId incident, int attempt, PublishStatus status) {
         jdbc.update("UPDATE replay_job_item SET publish_status = ? WHERE incident_id = ? AND attempt = ?", status.name(), incident.value(),
                 attempt);
+    }
+
+    /** From the event's own time, so a rebuilt work list purges what the first one did. */
+    private void ended(ReplayJobId job, ReplayJobStatus status, Instant at) {
+        jdbc.update("UPDATE replay_job_run SET status = ?, ended_at = ? WHERE job_id = ?", status.name(),
+                LocalDateTime.ofInstant(at, ZoneOffset.UTC), job.value());
     }
 
     private void status(ReplayJobId job, ReplayJobStatus status) {

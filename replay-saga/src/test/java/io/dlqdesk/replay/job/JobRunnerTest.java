@@ -100,6 +100,14 @@ class JobRunnerTest {
         public List<Unreported> unreported(int limit) {
             return unreported;
         }
+
+        final List<Instant> purges = new ArrayList<>();
+
+        @Override
+        public int purgeEnded(Instant endedBefore, int limit) {
+            purges.add(endedBefore);
+            return 0;
+        }
     }
 
     /** Runs every ask at once, on the calling thread. */
@@ -173,7 +181,7 @@ class JobRunnerTest {
             }
         };
         runner = new JobRunner(work, asks, commands, () -> leads, () -> switchOn, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get,
-                new JobRunner.Settings(Duration.ofMillis(50), 1));
+                new JobRunner.Settings(Duration.ofMillis(50), 1, Duration.ofDays(7)));
         runner.askOn(new SameThread());
     }
 
@@ -333,6 +341,24 @@ class JobRunnerTest {
         assertThat(lines.list).filteredOn(line -> line.getLevel() == ch.qos.logback.classic.Level.INFO)
                 .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
                 .anySatisfy(line -> assertThat(line).contains("succeed again", "40 failed round(s)"));
+    }
+
+    @Test
+    void theWorkListsOfJobsEndedLongerThanTheirRetentionAreDeletedEveryTenMinutes() {
+        for (int i = 0; i < 5; i++) {
+            runner.tick();
+        }
+        assertThat(work.purges).as("at the first report, with the ones ended 7 days before now").containsExactly(NOW.minus(Duration.ofDays(7)));
+        nanos.addAndGet(Duration.ofMinutes(9).toNanos());
+        for (int i = 0; i < 5; i++) {
+            runner.tick();
+        }
+        assertThat(work.purges).hasSize(1);
+        nanos.addAndGet(Duration.ofMinutes(1).toNanos());
+        for (int i = 0; i < 5; i++) {
+            runner.tick();
+        }
+        assertThat(work.purges).hasSize(2);
     }
 
     @Test
