@@ -176,7 +176,7 @@ class ReplayJobs {
         return new ReplayJobView(jobId.value(), selection, ReplayJobStatus.RUNNING, null, by.principal(), by.reason(), by.at(), by.at(),
                 new ReplayJobView.Limits(limits.ratePerSecond(), limits.maxInFlight(), limits.canary(), limits.maxRefailureRate()),
                 new ReplayJobView.Progress(manifest.size(), 0, 0, Map.of(), 0, 0, 0, 0, manifest.size()),
-                by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())));
+                by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())), null);
     }
 
     DryRun dryRun(List<IncidentSummaryView> manifest, OperatorAction by) {
