@@ -129,10 +129,14 @@ class ReplayJobScaleIT {
             // a snapshot of another form (its revision) is never read: it would read leniently into a job without incidents
             long lastSequence = jdbc.queryForObject("SELECT MAX(sequence_number) FROM domain_event_entry WHERE aggregate_identifier = ?",
                     Long.class, job.value());
+            String oldForm = "{\"jobId\":{\"value\":\"" + job.value() + "\"},\"limits\":{\"ratePerSecond\":500,\"maxInFlight\":1000,"
+                    + "\"canary\":null,\"maxRefailureRate\":null},\"status\":\"COMPLETED\",\"manifest\":[{\"value\":\"" + manifest.get(1).value()
+                    + "\"}],\"claimed\":[],\"decided\":[],\"attempts\":{},\"resultRecorded\":[],\"refailed\":[],\"published\":0,"
+                    + "\"canaryPassed\":false}";
             jdbc.update("INSERT INTO snapshot_event_entry (aggregate_identifier, sequence_number, type, event_identifier, time_stamp,"
-                    + " payload_type, payload_revision, payload) VALUES (?, ?, 'ReplayJob', ?, '2026-12-01T00:00:00Z', ?, NULL, ?)", job.value(),
-                    lastSequence, "old-form-" + nonce, ReplayJob.class.getName(), ("{\"jobId\":{\"value\":\"" + job.value()
-                            + "\"},\"status\":\"COMPLETED\",\"limits\":{\"ratePerSecond\":10,\"maxInFlight\":50}}").getBytes(StandardCharsets.UTF_8));
+                    + " payload_type, payload_revision, payload, meta_data) VALUES (?, ?, 'ReplayJob', ?, '2026-12-01T00:00:00Z', ?, NULL, ?, ?)",
+                    job.value(), lastSequence, "old-form-" + nonce, ReplayJob.class.getName(), oldForm.getBytes(StandardCharsets.UTF_8),
+                    "{}".getBytes(StandardCharsets.UTF_8));
             assertThat((Object) commands.sendAndWait(new RecordJobPublishResultCommand(job, manifest.get(1), 1, PublishStatus.PUBLISHED,
                     Instant.now()))).isEqualTo(JobRecording.ALREADY_RECORDED);
 
