@@ -1,7 +1,7 @@
 package io.dlqdesk.api;
 
-import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.replay.config.ReplayJobProperties;
+import io.dlqdesk.replay.job.JobWorkList;
 import io.dlqdesk.replay.request.ReplayRequester;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.queryhandling.QueryGateway;
@@ -10,7 +10,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 import java.time.Clock;
-import java.util.UUID;
 
 /** The REST API: controllers, their error mapping, and security. */
 @Configuration(proxyBeanMethods = false)
@@ -20,8 +19,8 @@ public class ApiConfiguration {
 
     /** Replay jobs; their ids are {@code job-} and 32 random hex digits (as long as an incident id, for the audit trail). */
     @Bean
-    ReplayJobs replayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, ReplayJobProperties properties) {
-        return new ReplayJobs(commands, queries, requester, properties,
-                () -> new ReplayJobId("job-" + UUID.randomUUID().toString().replace("-", "")), Clock.systemUTC());
+    ReplayJobs replayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, JobWorkList work,
+                          ReplayJobProperties properties) {
+        return new ReplayJobs(commands, queries, requester, work, properties, ReplayJobs::newJobId, Clock.systemUTC());
     }
 }

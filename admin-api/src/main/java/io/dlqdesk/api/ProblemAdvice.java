@@ -74,15 +74,25 @@ public class ProblemAdvice {
         return problem;
     }
 
-    /** A replay job's selection that cannot run: empty (422), or too large or naming unknown incidents (400, listed). */
+    /**
+     * A replay job's selection that cannot run: empty (422), too large or naming unknown incidents (400, listed), or holding
+     * incidents a job with work left selected (409, listed with those jobs: a retried request must not replay them again).
+     */
     @ExceptionHandler(SelectionRefusedException.class)
     ProblemDetail selectionRefused(SelectionRefusedException e) {
         if (e.reason() == SelectionRefusedException.Reason.EMPTY) {
             return problem(HttpStatus.UNPROCESSABLE_ENTITY, EMPTY_SELECTION, e.getMessage());
         }
+        if (e.reason() == SelectionRefusedException.Reason.IN_ACTIVE_JOB) {
+            ProblemDetail problem = problem(HttpStatus.CONFLICT, CONFLICT, e.getMessage());
+            problem.setProperty("code", "SELECTION_IN_ACTIVE_JOB");
+            problem.setProperty("activeJobs", e.activeJobs());
+            problem.setProperty("incidentIds", e.incidentIds());
+            return problem;
+        }
         ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, e.getMessage());
-        if (!e.unknownIncidentIds().isEmpty()) {
-            problem.setProperty("unknownIncidentIds", e.unknownIncidentIds());
+        if (!e.incidentIds().isEmpty()) {
+            problem.setProperty("unknownIncidentIds", e.incidentIds());
         }
         return problem;
     }

@@ -1,7 +1,6 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobLimits;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.projections.job.ListReplayJobsQuery;
@@ -74,20 +73,20 @@ public class ReplayJobController {
 
     @GetMapping("/{id}")
     public ReplayJobView detail(@PathVariable String id) {
-        return jobs.find(new ReplayJobId(id));
+        return jobs.find(ReplayJobs.parseJobId(id));
     }
 
     @PostMapping("/{id}/pause")
     public ResponseEntity<Void> pause(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
                                       Authentication caller) {
-        jobs.pause(new ReplayJobId(id), action(caller, body == null ? null : body.reason()));
+        jobs.pause(ReplayJobs.parseJobId(id), action(caller, body == null ? null : body.reason()));
         return ResponseEntity.noContent().build();
     }
 
     @PostMapping("/{id}/resume")
     public ResponseEntity<Void> resume(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
                                        Authentication caller) {
-        jobs.resume(new ReplayJobId(id), action(caller, body == null ? null : body.reason()));
+        jobs.resume(ReplayJobs.parseJobId(id), action(caller, body == null ? null : body.reason()));
         return ResponseEntity.noContent().build();
     }
 
@@ -95,7 +94,7 @@ public class ReplayJobController {
     @PostMapping("/{id}/cancel")
     public ResponseEntity<Void> cancel(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
                                        Authentication caller) {
-        jobs.cancel(new ReplayJobId(id), action(caller, body == null ? null : body.reason()));
+        jobs.cancel(ReplayJobs.parseJobId(id), action(caller, body == null ? null : body.reason()));
         return ResponseEntity.noContent().build();
     }
 

@@ -18,6 +18,7 @@ import io.dlqdesk.projections.incident.SelectIncidentsQuery;
 import io.dlqdesk.projections.job.FindReplayJobQuery;
 import io.dlqdesk.projections.job.ReplayJobView;
 import io.dlqdesk.replay.config.ReplayJobProperties;
+import io.dlqdesk.replay.job.JobWorkList;
 import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -34,8 +35,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * The replay-job application service behind the API: a selection resolved to a manifest (a filter over the incident list,
@@ -43,6 +46,9 @@ import java.util.function.Supplier;
  * incident's replay conditions (reading each source record, as a request would) and records nothing.
  */
 class ReplayJobs {
+
+    /** The ids this API gives jobs: {@code job-} and 32 hex digits, as long as an incident id (the audit trail keeps both). */
+    private static final Pattern JOB_ID = Pattern.compile("job-[0-9a-f]{32}");
 
     /** A filter over the incident list, as {@code GET /incidents} takes it. */
     record Filter(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup, Instant detectedFrom,
@@ -65,15 +71,17 @@ class ReplayJobs {
     private final CommandGateway commands;
     private final QueryGateway queries;
     private final ReplayRequester requester;
+    private final JobWorkList work;
     private final ReplayJobProperties properties;
     private final Supplier<ReplayJobId> ids;
     private final Clock clock;
 
-    ReplayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, ReplayJobProperties properties,
+    ReplayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, JobWorkList work, ReplayJobProperties properties,
                Supplier<ReplayJobId> ids, Clock clock) {
         this.commands = commands;
         this.queries = queries;
         this.requester = requester;
+        this.work = work;
         this.properties = properties;
         this.ids = ids;
         this.clock = clock;
@@ -81,6 +89,19 @@ class ReplayJobs {
 
     Clock clock() {
         return clock;
+    }
+
+    static ReplayJobId newJobId() {
+        return new ReplayJobId("job-" + UUID.randomUUID().toString().replace("-", ""));
+    }
+
+    /** A job id from a URL, exactly as {@link #newJobId()} makes them: anything else (an incident's id, say) names no job. */
+    static ReplayJobId parseJobId(String text) {
+        if (!JOB_ID.matcher(text).matches()) {
+            throw new IllegalArgumentException("not a replay job id: '" + (text.length() > 80 ? text.substring(0, 80) + "…" : text)
+                    + "' (expected " + JOB_ID.pattern() + ")");
+        }
+        return new ReplayJobId(text);
     }
 
     /** Exactly one of {@code filter} and {@code incidentIds}; the manifest in the order the job will run it. */
@@ -134,15 +155,28 @@ class ReplayJobs {
         }
     }
 
+    /**
+     * Refused (409) when a job with work left (RUNNING or PAUSED) selected any of the incidents: a client that retries after a
+     * timeout, or a second operator, would replay them again and use up their attempts. Checked against the runner's work list,
+     * which follows a new job within moments: two requests in the same moment are not told apart.
+     */
     ReplayJobView create(List<IncidentSummaryView> manifest, String selection, ReplayJobLimits limits, OperatorAction by) {
+        List<IncidentId> incidents = manifest.stream().map(view -> IncidentId.parse(view.incidentId())).toList();
+        Map<IncidentId, ReplayJobId> busy = work.inActiveJobs(incidents);
+        if (!busy.isEmpty()) {
+            List<String> activeJobs = busy.values().stream().distinct().map(ReplayJobId::value).toList();
+            throw new SelectionRefusedException(SelectionRefusedException.Reason.IN_ACTIVE_JOB, busy.size()
+                    + " of the selected incidents are in replay jobs with work left (" + String.join(", ", activeJobs)
+                    + "): cancel those or let them end, or select the others", busy.keySet().stream().limit(100).map(IncidentId::value).toList(),
+                    activeJobs);
+        }
         ReplayJobId jobId = ids.get();
-        commands.sendAndWait(new CreateReplayJobCommand(jobId, selection, manifest.stream().map(view -> IncidentId.parse(view.incidentId())).toList(),
-                limits, by));
+        commands.sendAndWait(new CreateReplayJobCommand(jobId, selection, incidents, limits, by));
         // the read model follows within moments; until then the job is what was just created
         return new ReplayJobView(jobId.value(), selection, ReplayJobStatus.RUNNING, null, by.principal(), by.reason(), by.at(), by.at(),
                 new ReplayJobView.Limits(limits.ratePerSecond(), limits.maxInFlight(), limits.canary(), limits.maxRefailureRate()),
                 new ReplayJobView.Progress(manifest.size(), 0, 0, Map.of(), 0, 0, 0, 0, manifest.size()),
-                by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())));
+                by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())), null);
     }
 
     DryRun dryRun(List<IncidentSummaryView> manifest, OperatorAction by) {

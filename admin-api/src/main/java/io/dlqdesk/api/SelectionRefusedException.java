@@ -2,25 +2,39 @@ package io.dlqdesk.api;
 
 import java.util.List;
 
-/** A replay job's selection cannot be used: nothing selected, too much, or incident ids that do not exist. */
+/**
+ * A replay job's selection cannot be used: nothing selected, too much, incident ids that do not exist, or incidents that a job
+ * with work left already selected.
+ */
 class SelectionRefusedException extends RuntimeException {
 
-    enum Reason { EMPTY, TOO_LARGE, UNKNOWN_INCIDENTS }
+    enum Reason { EMPTY, TOO_LARGE, UNKNOWN_INCIDENTS, IN_ACTIVE_JOB }
 
     private final Reason reason;
-    private final List<String> unknownIncidentIds;
+    private final List<String> incidentIds;
+    private final List<String> activeJobs;
 
-    SelectionRefusedException(Reason reason, String detail, List<String> unknownIncidentIds) {
+    SelectionRefusedException(Reason reason, String detail, List<String> incidentIds) {
+        this(reason, detail, incidentIds, List.of());
+    }
+
+    /** @param incidentIds the unknown ones, or those in an active job; {@code activeJobs}: those jobs */
+    SelectionRefusedException(Reason reason, String detail, List<String> incidentIds, List<String> activeJobs) {
         super(detail);
         this.reason = reason;
-        this.unknownIncidentIds = List.copyOf(unknownIncidentIds);
+        this.incidentIds = List.copyOf(incidentIds);
+        this.activeJobs = List.copyOf(activeJobs);
     }
 
     Reason reason() {
         return reason;
     }
 
-    List<String> unknownIncidentIds() {
-        return unknownIncidentIds;
+    List<String> incidentIds() {
+        return incidentIds;
+    }
+
+    List<String> activeJobs() {
+        return activeJobs;
     }
 }

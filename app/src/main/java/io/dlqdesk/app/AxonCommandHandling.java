@@ -8,7 +8,6 @@ import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.config.AggregateConfigurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventsourcing.AggregateFactory;
-import org.axonframework.eventsourcing.EventCountSnapshotTriggerDefinition;
 import org.axonframework.eventsourcing.GenericAggregateFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,21 +22,22 @@ import java.time.Duration;
 @Configuration(proxyBeanMethods = false)
 class AxonCommandHandling {
 
-    static final int JOB_SNAPSHOT_EVERY = 50;
-
     @Bean
     ConfigurerModule incidentAggregate() {
         return configurer -> configurer.configureAggregate(Incident.class);
     }
 
     /**
-     * Bulk replays. A job gathers a few events per incident and every claim and answer loads it, so it is snapshotted every
-     * {@value #JOB_SNAPSHOT_EVERY} events: a load reads one snapshot and fewer events than that, not the job's whole history.
+     * Bulk replays. A job gathers a few events per incident and every round of the runner loads it, so it is snapshotted
+     * ({@link JobSnapshotTriggerDefinition}: in proportion to its manifest): a load reads one snapshot and some events, not the
+     * job's whole history. Only the job's own events are read as a job: an incident's id names no job (a job command sent to
+     * one finds no job instead of failing on the incident's events).
      */
     @Bean
     ConfigurerModule replayJobAggregate() {
         return configurer -> configurer.configureAggregate(AggregateConfigurer.defaultConfiguration(ReplayJob.class)
-                .configureSnapshotTrigger(config -> new EventCountSnapshotTriggerDefinition(config.snapshotter(), JOB_SNAPSHOT_EVERY)));
+                .configureSnapshotTrigger(config -> new JobSnapshotTriggerDefinition(config.snapshotter()))
+                .configureFilterEventsByType(config -> true));
     }
 
     /** The snapshotter (Spring's) finds how to create a job among the context's aggregate factories. */

@@ -1,6 +1,7 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.job.ReplayJob;
 import io.dlqdesk.ingest.loop.StoredIncidents;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -10,6 +11,9 @@ import org.axonframework.eventhandling.DomainEventData;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.eventsourcing.snapshotting.RevisionSnapshotFilter;
+import org.axonframework.eventsourcing.snapshotting.SnapshotFilter;
+import org.axonframework.serialization.Revision;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
@@ -54,6 +58,7 @@ class EventStoreWiring {
                 .schema(schema())
                 .dataType(byte[].class)
                 .snapshotSerializer(snapshotSerializer())
+                .snapshotFilter(jobSnapshotsOfThisForm())
                 .eventSerializer(eventSerializer)
                 .persistenceExceptionResolver(persistenceExceptionResolver)
                 .batchSize(FETCH_BATCH));
@@ -96,7 +101,7 @@ class EventStoreWiring {
     /**
      * Snapshots are the aggregate's fields as JSON (aggregates have no getters, and the domain no Jackson annotations).
      * Only replay jobs are snapshotted ({@link AxonCommandHandling}); a snapshot that cannot be read is skipped by Axon and
-     * the job sourced from its events, which are never deleted.
+     * the job sourced from its events, which are never deleted. Arrays of bytes are base64 (a job's incident ids).
      */
     static Serializer snapshotSerializer() {
         return JacksonSerializer.builder()
@@ -110,9 +115,18 @@ class EventStoreWiring {
     }
 
     /**
+     * A job's snapshot is read only in the form (revision) the job's class names: an older form would read leniently into
+     * a job that forgot its incidents; without a snapshot it is sourced from its events.
+     */
+    static SnapshotFilter jobSnapshotsOfThisForm() {
+        return RevisionSnapshotFilter.builder().type(ReplayJob.class.getSimpleName())
+                .revision(ReplayJob.class.getAnnotation(Revision.class).value()).build();
+    }
+
+    /**
      * Incidents are never snapshotted (no trigger), so their snapshot table rows do not exist; Axon would still query the
      * table before every load. Skipping that read is safe because events are never deleted: the full stream is always there
-     * to source from. A replay job is snapshotted every few dozen events and read from its snapshot.
+     * to source from. A replay job is snapshotted now and then and read from its snapshot (V130 indexes that lookup).
      */
     static final class NoSnapshotReads extends JdbcEventStorageEngine {
 

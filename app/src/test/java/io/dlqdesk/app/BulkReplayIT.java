@@ -2,7 +2,11 @@ package io.dlqdesk.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.PauseReplayJobCommand;
 import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -12,6 +16,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -48,6 +55,8 @@ class BulkReplayIT {
     private static final Duration WAIT = Duration.ofMinutes(2);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<String, String> LOG_APPEND_TIME = Map.of("message.timestamp.type", "LogAppendTime");
+    /** Well formed (job- and 32 hex digits), never made. */
+    private static final String UNKNOWN_JOB = "job-" + "0".repeat(32);
 
     private static KafkaBroker broker;
     private static ConfigurableApplicationContext app;
@@ -320,11 +329,115 @@ class BulkReplayIT {
                 "{\"reason\":\"x\",\"incidentIds\":[\"" + unknown + "\"]}");
         assertProblem(unknownIds, 400, "urn:dlqdesk:problem:invalid-input");
         assertThat(JSON.readTree(unknownIds.body()).path("unknownIncidentIds").toString()).contains(unknown);
-        assertProblem(RunningApp.get(app, "/api/v1/replay-jobs/job-none", "viewer", RunningApp.PASSWORD), 404, "urn:dlqdesk:problem:not-found");
-        assertProblem(RunningApp.post(app, "/api/v1/replay-jobs/job-none/pause", "operator", "{\"reason\":\"x\"}"), 404,
+        assertProblem(RunningApp.get(app, "/api/v1/replay-jobs/" + UNKNOWN_JOB, "viewer", RunningApp.PASSWORD), 404, "urn:dlqdesk:problem:not-found");
+        assertProblem(RunningApp.post(app, "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/pause", "operator", "{\"reason\":\"x\"}"), 404,
                 "urn:dlqdesk:problem:not-found");
         assertProblem(RunningApp.get(app, "/api/v1/replay-jobs/" + "j".repeat(37), "viewer", RunningApp.PASSWORD), 400,
                 "urn:dlqdesk:problem:invalid-input");
+    }
+
+    /** A job id in a URL is one the API makes (job- and 32 hex digits); an incident's id is no job's, and no 500. */
+    @Test
+    void aJobIdInAUrlIsReadAsTheApiMakesThemAndAnIncidentsIdNamesNoJob() throws Exception {
+        String incident = RunningApp.openIncident(app, new FailureKey("it-" + NONCE + "-ids", 0, 1, "billing"), Instant.now()).value();
+        for (String action : List.of("pause", "resume", "cancel")) {
+            assertProblem(RunningApp.post(app, "/api/v1/replay-jobs/" + incident + "/" + action, "operator", "{\"reason\":\"x\"}"), 400,
+                    "urn:dlqdesk:problem:invalid-input");
+        }
+        assertProblem(RunningApp.get(app, "/api/v1/replay-jobs/" + incident, "viewer", RunningApp.PASSWORD), 400, "urn:dlqdesk:problem:invalid-input");
+        assertProblem(RunningApp.get(app, "/api/v1/replay-jobs/job-none", "viewer", RunningApp.PASSWORD), 400, "urn:dlqdesk:problem:invalid-input");
+        assertProblem(RunningApp.post(app, "/api/v1/replay-jobs/JOB-" + "A".repeat(32) + "/pause", "operator", "{\"reason\":\"x\"}"), 400,
+                "urn:dlqdesk:problem:invalid-input");
+        assertProblem(RunningApp.post(app, "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/cancel", "operator", "{\"reason\":\"x\"}"), 404,
+                "urn:dlqdesk:problem:not-found");
+    }
+
+    /** Below the API: a job command naming an incident finds no job, it does not read the incident's events as a job's. */
+    @Test
+    void aJobCommandNamingAnIncidentFindsNoJob() {
+        String incident = RunningApp.openIncident(app, new FailureKey("it-" + NONCE + "-ids", 0, 2, "billing"), Instant.now()).value();
+        assertThatThrownBy(() -> app.getBean(CommandGateway.class).sendAndWait(new PauseReplayJobCommand(new ReplayJobId(incident),
+                new OperatorAction("operator", "x", Instant.now())))).isInstanceOf(AggregateNotFoundException.class);
+    }
+
+    /**
+     * The emergency brake holds a job, it does not burn it: while the switch is off nothing is asked (no incident refuses
+     * REPLAY_SWITCH_OFF), the job stays RUNNING and holds the rollback check, and it goes on when the switch is on again.
+     */
+    @Test
+    void whileTheSwitchIsOffAJobAsksNothingStaysRunningAndGoesOnWhenItIsOnAgain() throws Exception {
+        Scenario orders = deadLettered("switch", 60);
+        String job = create("{\"reason\":\"replay after the fix\",\"filter\":{\"topic\":\"" + orders.topic() + "\"},\"rate\":5}")
+                .path("jobId").asText();
+        await().atMost(WAIT).until(() -> requestedBy(orders.topic()).size() >= 5);
+        try {
+            Replays.setSwitch(app, false);
+            // requests prepared a moment before the switch went off may still land (as a single replay may); then nothing
+            int[] last = {-1};
+            await().atMost(WAIT).pollInterval(Duration.ofSeconds(2)).until(() -> {
+                int now = requestedBy(orders.topic()).size();
+                boolean still = now == last[0];
+                last[0] = now;
+                return still;
+            });
+            int held = last[0];
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> requestedBy(orders.topic()).size() == held);
+            assertThat(held).as("held mid-job").isLessThan(60);
+
+            JsonNode view = await().atMost(WAIT).until(() -> job(job), v -> v.path("progress").path("requested").asInt() == held);
+            assertThat(view.path("status").asText()).isEqualTo("RUNNING");
+            assertThat(view.path("progress").path("refused").asInt()).as(view.toString()).isZero();
+            assertThat(view.path("progress").path("remaining").asInt()).isEqualTo(60 - held);
+            for (String incident : incidentsOf(orders.topic())) {
+                assertThat(Replays.eventsIn(jdbc, incident, "ReplayRejected")).as("refusals of %s", incident).isZero();
+            }
+            HttpResponse<String> readiness = RunningApp.get(app, "/api/v1/rollback-readiness", "deployer", RunningApp.PASSWORD);
+            assertThat(readiness.statusCode()).isEqualTo(409);
+            assertThat(iterate(JSON.readTree(readiness.body()).path("conditions"))).anySatisfy(condition -> {
+                assertThat(condition.path("condition").asText()).isEqualTo("NO_REPLAY_JOB_ACTIVE");
+                assertThat(condition.path("status").asText()).isEqualTo("NOT_MET");
+                assertThat(condition.path("observed").path("activeJobs").toString()).contains(job, "RUNNING");
+            });
+        } finally {
+            Replays.setSwitch(app, true);
+        }
+        JsonNode done = await().atMost(WAIT).until(() -> job(job), v -> v != null && "COMPLETED".equals(v.path("status").asText()));
+        assertThat(done.path("progress").path("requested").asInt()).isEqualTo(60);
+        assertThat(done.path("progress").path("refused").asInt()).isZero();
+    }
+
+    /**
+     * A job cannot select incidents of a job with work left (a retried POST would replay them all again): 409 naming the job;
+     * once that job ended, the same selection is a new job.
+     */
+    @Test
+    void aSelectionHoldingIncidentsOfAJobWithWorkLeftIsAConflictUntilThatJobEnded() throws Exception {
+        Scenario orders = deadLettered("overlap", 10);
+        String body = "{\"reason\":\"replay the overlap batch\",\"filter\":{\"topic\":\"" + orders.topic() + "\"},\"rate\":5,\"canary\":1}";
+        String first = create(body).path("jobId").asText();
+        await().atMost(WAIT).until(() -> job(first), v -> v != null && "PAUSED".equals(v.path("status").asText()));
+        await().atMost(WAIT).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM replay_job_run WHERE job_id = ? AND status = 'PAUSED'", first) == 1);
+
+        HttpResponse<String> again = RunningApp.post(app, "/api/v1/replay-jobs", "operator", body);
+        assertProblem(again, 409, "urn:dlqdesk:problem:conflict");
+        JsonNode problem = JSON.readTree(again.body());
+        assertThat(problem.path("code").asText()).isEqualTo("SELECTION_IN_ACTIVE_JOB");
+        assertThat(problem.path("activeJobs").toString()).contains(first);
+        assertThat(problem.path("incidentIds")).hasSize(10);
+        String oneOfThem = incidentsOf(orders.topic()).get(3);
+        assertProblem(RunningApp.post(app, "/api/v1/replay-jobs", "operator", "{\"reason\":\"just this one\",\"incidentIds\":[\"" + oneOfThem
+                + "\"]}"), 409, "urn:dlqdesk:problem:conflict");
+        assertThat(RunningApp.post(app, "/api/v1/replay-jobs", "operator", "{\"reason\":\"how many?\",\"dryRun\":true,\"filter\":{\"topic\":\""
+                + orders.topic() + "\"}}").statusCode()).as("a dry run records nothing: allowed").isEqualTo(200);
+
+        assertThat(RunningApp.post(app, "/api/v1/replay-jobs/" + first + "/cancel", "operator", "{\"reason\":\"retry it whole\"}").statusCode())
+                .isEqualTo(204);
+        await().atMost(WAIT).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM replay_job_run WHERE job_id = ? AND status = 'CANCELLED'"
+                + " AND ended_at IS NOT NULL", first) == 1); // from when its rows are kept for dlqdesk.replay.jobs.keep-ended
+        String second = create(body).path("jobId").asText();
+        assertThat(second).isNotEqualTo(first);
+        assertThat(RunningApp.post(app, "/api/v1/replay-jobs/" + second + "/cancel", "operator", "{\"reason\":\"done looking\"}").statusCode())
+                .isEqualTo(204);
     }
 
     private static void assertProblem(HttpResponse<String> response, int status, String type) throws Exception {

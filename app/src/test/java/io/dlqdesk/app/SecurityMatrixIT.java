@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SecurityMatrixIT {
 
     private static final String UNKNOWN = IncidentId.of(new FailureKey("nowhere-" + System.nanoTime(), 0, 0, "g")).value();
-    private static final String UNKNOWN_JOB = "job-matrix-" + System.nanoTime();
+    private static final String UNKNOWN_JOB = String.format("job-%032x", System.nanoTime()); // well formed, never made
     private static final String REASON = "{\"reason\":\"matrix\"}";
     private static final List<String> CALLERS = List.of("anonymous", "viewer", "deployer", "operator", "admin", "metrics");
 

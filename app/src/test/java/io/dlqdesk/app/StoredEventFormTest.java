@@ -1,6 +1,8 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import io.dlqdesk.domain.api.TimestampType;
 import org.axonframework.serialization.Serializer;
@@ -49,6 +51,20 @@ class StoredEventFormTest {
 
         assertThat(correlated.headers()).isNull();
         assertThat(correlated.attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplayJobCreatedOfTheFirstFormHoldsItsWholeManifest() {
+        String a = "inc-" + "a".repeat(32);
+        String b = "inc-" + "b".repeat(32);
+        ReplayJobCreated created = read("{\"jobId\":{\"value\":\"job-1\"},\"selection\":\"explicit list\",\"manifest\":[{\"value\":\"" + a
+                + "\"},{\"value\":\"" + b + "\"}],\"limits\":{\"ratePerSecond\":10,\"maxInFlight\":50,\"canary\":null,\"maxRefailureRate\":null},"
+                + "\"createdBy\":{\"principal\":\"alice\",\"reason\":\"fix\",\"at\":\"2026-11-28T10:01:00Z\"}}", ReplayJobCreated.class);
+
+        assertThat(created.selected()).as("no parts followed it").isEqualTo(2);
+        assertThat(created.manifest()).containsExactly(new IncidentId(a), new IncidentId(b));
+        var serialized = serializer.serialize(created, byte[].class);
+        assertThat(serializer.<byte[], ReplayJobCreated>deserialize(serialized)).isEqualTo(created);
     }
 
     @Test

@@ -2,7 +2,29 @@ package io.dlqdesk.domain.api;
 
 import java.util.List;
 
-/** A replay job was created; its manifest has no duplicates and is requested in this order. */
+/**
+ * A replay job was created over {@code selected} incidents, requested in manifest order, without duplicates. So that every
+ * job event fits one record of the events topic, the manifest is recorded in parts: this event holds its first
+ * {@value #MAX_PART} incidents at most, and {@link ReplayJobManifestExtended} events appended in the same commit hold the rest,
+ * in order.
+ *
+ * @param selected the size of the whole manifest; a payload stored before the manifest came in parts has none, and its
+ *                 {@code manifest} is all of it
+ */
 public record ReplayJobCreated(ReplayJobId jobId, String selection, List<IncidentId> manifest, ReplayJobLimits limits,
-                               OperatorAction createdBy) {
+                               OperatorAction createdBy, int selected) {
+
+    /** Incidents per part of a manifest: 1,000 ids are about 48 KB of JSON, far below a Kafka record's usual 1 MB. */
+    public static final int MAX_PART = 1_000;
+
+    public ReplayJobCreated {
+        if (selected == 0) {
+            selected = manifest.size();
+        }
+    }
+
+    /** A job whose manifest is all in this event. */
+    public ReplayJobCreated(ReplayJobId jobId, String selection, List<IncidentId> manifest, ReplayJobLimits limits, OperatorAction createdBy) {
+        this(jobId, selection, manifest, limits, createdBy, manifest.size());
+    }
 }

@@ -21,6 +21,7 @@ import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.domain.api.ReplayJobManifestExtended;
 import io.dlqdesk.domain.api.ReplayJobPauseReason;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
@@ -29,15 +30,12 @@ import io.dlqdesk.domain.api.ResumeReplayJobCommand;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.serialization.Revision;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
@@ -47,7 +45,11 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * the job is RUNNING, so nothing is asked after a pause or cancel is recorded), then records the answer and what came
  * of the replay; the job pauses itself after its canary and when too many published replays fail again. Which
  * incident is claimed next, and when, is the runner's (replay-saga); this is the record it cannot get wrong.
+ *
+ * <p>Its snapshot is these fields as they are ({@link JobIncidents}: a few bytes per incident); the revision names that form,
+ * so a snapshot of another form is never read (the job is then sourced from its events).
  */
+@Revision("2")
 public class ReplayJob {
 
     /** The principal of the pauses the job decides itself. */
@@ -57,13 +59,7 @@ public class ReplayJob {
     private ReplayJobId jobId;
     private ReplayJobLimits limits;
     private ReplayJobStatus status;
-    private final Set<IncidentId> manifest = new HashSet<>();
-    private final Set<IncidentId> claimed = new HashSet<>();
-    /** Requested or refused. */
-    private final Set<IncidentId> decided = new HashSet<>();
-    private final Map<IncidentId, Integer> attempts = new HashMap<>();
-    private final Set<IncidentId> resultRecorded = new HashSet<>();
-    private final Set<IncidentId> refailed = new HashSet<>();
+    private JobIncidents incidents;
     private int published;
     private boolean canaryPassed;
 
@@ -78,7 +74,18 @@ public class ReplayJob {
             throw new ReplayJobCommandRefusedException(command.jobId(), ReplayJobErrorCode.EMPTY_SELECTION,
                     "the selection holds no incident: nothing to replay");
         }
-        apply(new ReplayJobCreated(command.jobId(), command.selection(), manifest, command.limits(), command.createdBy()));
+        int first = Math.min(ReplayJobCreated.MAX_PART, manifest.size());
+        apply(new ReplayJobCreated(command.jobId(), command.selection(), List.copyOf(manifest.subList(0, first)), command.limits(),
+                command.createdBy(), manifest.size()));
+        for (int from = first; from < manifest.size(); from += ReplayJobCreated.MAX_PART) {
+            apply(new ReplayJobManifestExtended(command.jobId(), from,
+                    List.copyOf(manifest.subList(from, Math.min(manifest.size(), from + ReplayJobCreated.MAX_PART)))));
+        }
+    }
+
+    /** How many incidents the job selected (the snapshot policy scales with it). */
+    public int manifestSize() {
+        return incidents.size();
     }
 
     /**
@@ -88,15 +95,15 @@ public class ReplayJob {
     @CommandHandler
     void handle(ClaimJobReplayCommand command) {
         IncidentId incident = command.incidentId();
-        requireInManifest(incident);
+        int at = requireInManifest(incident);
         if (status != ReplayJobStatus.RUNNING) {
             throw refused(ReplayJobErrorCode.NOT_RUNNING, "the job is " + status + ": no incident is asked until it runs");
         }
-        if (claimed.contains(incident) && !(command.again() && !decided.contains(incident))) {
+        if (incidents.has(at, JobIncidents.CLAIMED) && !(command.again() && !incidents.has(at, JobIncidents.DECIDED))) {
             throw refused(ReplayJobErrorCode.ALREADY_CLAIMED, incident + " was claimed before: each incident is asked once");
         }
         apply(new JobReplayClaimed(jobId, incident, command.at()));
-        if (limits.canary() != null && !canaryPassed && claimed.size() >= limits.canary() && claimed.size() < manifest.size()) {
+        if (limits.canary() != null && !canaryPassed && incidents.claimed() >= limits.canary() && incidents.claimed() < incidents.size()) {
             apply(new ReplayJobPaused(jobId, ReplayJobPauseReason.CANARY, self("the canary's " + limits.canary()
                     + " incident(s) were taken; look at how the consumer took them, then resume", command.at())));
         }
@@ -106,11 +113,11 @@ public class ReplayJob {
     @CommandHandler
     JobRecording handle(RecordJobReplayCommand command) {
         IncidentId incident = command.incidentId();
-        requireInManifest(incident);
-        if (!claimed.contains(incident)) {
+        int at = requireInManifest(incident);
+        if (!incidents.has(at, JobIncidents.CLAIMED)) {
             throw refused(ReplayJobErrorCode.NOT_CLAIMED, incident + " was not claimed: an answer is recorded only for a claimed incident");
         }
-        if (decided.contains(incident)) {
+        if (incidents.has(at, JobIncidents.DECIDED)) {
             return JobRecording.ALREADY_RECORDED;
         }
         if (command.outcome().attempt() != null) {
@@ -118,7 +125,7 @@ public class ReplayJob {
         } else {
             apply(new JobReplayRefused(jobId, incident, command.outcome().refusals()));
         }
-        if (decided.size() == manifest.size() && status.hasWorkLeft()) {
+        if (incidents.decided() == incidents.size() && status.hasWorkLeft()) {
             apply(new ReplayJobCompleted(jobId));
         }
         return JobRecording.RECORDED;
@@ -126,8 +133,8 @@ public class ReplayJob {
 
     @CommandHandler
     JobRecording handle(RecordJobPublishResultCommand command) {
-        requireJobAttempt(command.incidentId(), command.attempt());
-        if (resultRecorded.contains(command.incidentId())) {
+        int at = requireJobAttempt(command.incidentId(), command.attempt());
+        if (incidents.has(at, JobIncidents.RESULT_RECORDED)) {
             return JobRecording.ALREADY_RECORDED;
         }
         apply(new JobReplayDecided(jobId, command.incidentId(), command.attempt(), command.status()));
@@ -138,8 +145,8 @@ public class ReplayJob {
     /** An attempt that fails again more than once (a re-failure dead-lettered twice) counts once. */
     @CommandHandler
     JobRecording handle(RecordJobRefailureCommand command) {
-        requireJobAttempt(command.incidentId(), command.attempt());
-        if (refailed.contains(command.incidentId())) {
+        int at = requireJobAttempt(command.incidentId(), command.attempt());
+        if (incidents.has(at, JobIncidents.REFAILED)) {
             return JobRecording.ALREADY_RECORDED;
         }
         apply(new JobReplayRefailed(jobId, command.incidentId(), command.attempt()));
@@ -173,24 +180,27 @@ public class ReplayJob {
 
     /** Counted on published replays only: a replay that never reached the consumer says nothing about it. */
     private void pauseIfStillBroken(Instant at) {
-        if (status == ReplayJobStatus.RUNNING && limits.refailureRateExceeded(published, refailed.size())) {
-            apply(new ReplayJobPaused(jobId, ReplayJobPauseReason.REFAILURE_RATE, self(refailed.size() + " of " + published
+        if (status == ReplayJobStatus.RUNNING && limits.refailureRateExceeded(published, incidents.refailed())) {
+            apply(new ReplayJobPaused(jobId, ReplayJobPauseReason.REFAILURE_RATE, self(incidents.refailed() + " of " + published
                     + " published replays failed again (more than " + limits.maxRefailureRate() + "): the consumer is still broken", at)));
         }
     }
 
-    private void requireInManifest(IncidentId incident) {
-        if (!manifest.contains(incident)) {
+    /** The incident's position in the job's record. */
+    private int requireInManifest(IncidentId incident) {
+        int at = incidents.indexOf(incident);
+        if (at < 0) {
             throw refused(ReplayJobErrorCode.NOT_IN_MANIFEST, incident + " is not in the job's manifest");
         }
+        return at;
     }
 
-    private void requireJobAttempt(IncidentId incident, int attempt) {
-        requireInManifest(incident);
-        Integer requested = attempts.get(incident);
-        if (requested == null || requested != attempt) {
+    private int requireJobAttempt(IncidentId incident, int attempt) {
+        int at = requireInManifest(incident);
+        if (incidents.attempt(at) != attempt) {
             throw refused(ReplayJobErrorCode.NOT_A_JOB_ATTEMPT, "attempt " + attempt + " of " + incident + " was not requested by the job");
         }
+        return at;
     }
 
     private static OperatorAction self(String reason, Instant at) {
@@ -206,28 +216,35 @@ public class ReplayJob {
         this.jobId = event.jobId();
         this.limits = event.limits();
         this.status = ReplayJobStatus.RUNNING;
-        this.manifest.addAll(event.manifest());
+        this.incidents = new JobIncidents(event.selected());
+        this.incidents.append(event.manifest());
+    }
+
+    @EventSourcingHandler
+    void on(ReplayJobManifestExtended event) {
+        incidents.append(event.incidents());
     }
 
     @EventSourcingHandler
     void on(JobReplayClaimed event) {
-        claimed.add(event.incidentId());
+        incidents.mark(incidents.indexOf(event.incidentId()), JobIncidents.CLAIMED);
     }
 
     @EventSourcingHandler
     void on(JobReplayRequested event) {
-        decided.add(event.incidentId());
-        attempts.put(event.incidentId(), event.attempt());
+        int at = incidents.indexOf(event.incidentId());
+        incidents.mark(at, JobIncidents.DECIDED);
+        incidents.attempt(at, event.attempt());
     }
 
     @EventSourcingHandler
     void on(JobReplayRefused event) {
-        decided.add(event.incidentId());
+        incidents.mark(incidents.indexOf(event.incidentId()), JobIncidents.DECIDED);
     }
 
     @EventSourcingHandler
     void on(JobReplayDecided event) {
-        resultRecorded.add(event.incidentId());
+        incidents.mark(incidents.indexOf(event.incidentId()), JobIncidents.RESULT_RECORDED);
         if (event.status() == PublishStatus.PUBLISHED) {
             published++;
         }
@@ -235,7 +252,7 @@ public class ReplayJob {
 
     @EventSourcingHandler
     void on(JobReplayRefailed event) {
-        refailed.add(event.incidentId());
+        incidents.mark(incidents.indexOf(event.incidentId()), JobIncidents.REFAILED);
     }
 
     @EventSourcingHandler

@@ -22,6 +22,7 @@ import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.domain.api.ReplayJobManifestExtended;
 import io.dlqdesk.domain.api.ReplayJobPauseReason;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
@@ -99,6 +100,47 @@ class ReplayJobTest {
         fixture.givenNoPriorActivity()
                 .when(new CreateReplayJobCommand(JOB, "topic=orders", List.of(B, A, B, C), ReplayJobLimits.defaults(), ALICE))
                 .expectEvents(new ReplayJobCreated(JOB, "topic=orders", List.of(B, A, C), ReplayJobLimits.defaults(), ALICE));
+    }
+
+    @Test
+    void aLargeManifestIsRecordedInPartsThatEachFitOneRecordAndTheJobKnowsEveryIncident() {
+        List<IncidentId> manifest = IntStream.range(0, 2_500).mapToObj(ReplayJobTest::incident).toList();
+        fixture.givenNoPriorActivity()
+                .when(new CreateReplayJobCommand(JOB, "explicit list", manifest, ReplayJobLimits.defaults(), ALICE))
+                .expectEvents(new ReplayJobCreated(JOB, "explicit list", manifest.subList(0, 1_000), ReplayJobLimits.defaults(), ALICE, 2_500),
+                        new ReplayJobManifestExtended(JOB, 1_000, manifest.subList(1_000, 2_000)),
+                        new ReplayJobManifestExtended(JOB, 2_000, manifest.subList(2_000, 2_500)));
+        List<Object> created = List.of(new ReplayJobCreated(JOB, "explicit list", manifest.subList(0, 1_000), ReplayJobLimits.defaults(), ALICE,
+                2_500), new ReplayJobManifestExtended(JOB, 1_000, manifest.subList(1_000, 2_000)),
+                new ReplayJobManifestExtended(JOB, 2_000, manifest.subList(2_000, 2_500)));
+        for (IncidentId incident : List.of(manifest.get(0), manifest.get(1_499), manifest.get(2_499))) {
+            fixture.given(created).when(new ClaimJobReplayCommand(JOB, incident, NOW)).expectEvents(claimed(incident));
+        }
+        fixture.given(created).when(new ClaimJobReplayCommand(JOB, incident(2_500), NOW))
+                .expectNoEvents()
+                .expectException(refused(ReplayJobErrorCode.NOT_IN_MANIFEST));
+    }
+
+    @Test
+    void aJobCompletesWhenTheLastIncidentOfItsWholeManifestIsAnswered() {
+        List<IncidentId> manifest = IntStream.range(0, 1_001).mapToObj(ReplayJobTest::incident).toList();
+        List<Object> history = new ArrayList<>(List.of(new ReplayJobCreated(JOB, "explicit list", manifest.subList(0, 1_000),
+                ReplayJobLimits.defaults(), ALICE, 1_001), new ReplayJobManifestExtended(JOB, 1_000, manifest.subList(1_000, 1_001))));
+        for (IncidentId incident : manifest.subList(0, 1_000)) {
+            history.add(claimed(incident));
+            history.add(new JobReplayRequested(JOB, incident, 1));
+        }
+        history.add(claimed(manifest.get(1_000)));
+        fixture.given(history)
+                .when(new RecordJobReplayCommand(JOB, manifest.get(1_000), ReplayOutcome.requested(1)))
+                .expectEvents(new JobReplayRequested(JOB, manifest.get(1_000), 1), new ReplayJobCompleted(JOB));
+        history.remove(history.size() - 1);
+        history.remove(history.size() - 1);
+        history.remove(history.size() - 1);
+        history.add(claimed(manifest.get(999)));
+        fixture.given(history)
+                .when(new RecordJobReplayCommand(JOB, manifest.get(999), ReplayOutcome.requested(1)))
+                .expectEvents(new JobReplayRequested(JOB, manifest.get(999), 1));
     }
 
     @Test

@@ -148,7 +148,7 @@ public class IncidentHistoryProjection {
     /** Replay jobs are in the audit trail too, under the job's id (as long as an incident id), with who and why. */
     @EventHandler
     void on(ReplayJobCreated event, @SequenceNumber long seq, @Timestamp Instant at) {
-        row(event.jobId().value(), seq, "ReplayJobCreated", at, event.createdBy(), null, null, "replay job of " + event.manifest().size()
+        row(event.jobId().value(), seq, "ReplayJobCreated", at, event.createdBy(), null, null, "replay job of " + event.selected()
                 + " incident(s) selected by " + event.selection() + "; " + event.limits().ratePerSecond() + "/s, at most "
                 + event.limits().maxInFlight() + " in flight" + (event.limits().canary() == null ? "" : ", canary " + event.limits().canary())
                 + (event.limits().maxRefailureRate() == null ? "" : ", max re-failure rate " + event.limits().maxRefailureRate()));

@@ -26,6 +26,7 @@ import org.springframework.stereotype.Component;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -52,6 +53,8 @@ public class ReplayJobProjection {
     private static final String CREATED = "INSERT INTO replay_job (job_id, selection, status, created_by, reason, created_at, running_since,"
             + " updated_at, rate_per_second, max_in_flight, canary, max_refailure_rate, selected) VALUES (?, ?, 'RUNNING', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + " ON DUPLICATE KEY UPDATE job_id = job_id";
+    /** A RUNNING job in which nothing moved for this long is stalled: it shows since when, and no ETA. */
+    static final Duration STALLED_AFTER = Duration.ofMinutes(1);
     private static final String REFUSED_BY = "INSERT INTO replay_job_refusal (job_id, refusal, incidents) VALUES (?, ?, 1)"
             + " ON DUPLICATE KEY UPDATE incidents = incidents + 1";
 
@@ -71,7 +74,7 @@ public class ReplayJobProjection {
         String selection = event.selection().length() <= 2000 ? event.selection() : event.selection().substring(0, 2000);
         pending.record(statements -> statements.add(event.jobId().value(), CREATED, event.jobId().value(), selection,
                 event.createdBy().principal(), event.createdBy().reason(), utc(at), utc(at), utc(at), limits.ratePerSecond(),
-                limits.maxInFlight(), limits.canary(), limits.maxRefailureRate(), event.manifest().size()));
+                limits.maxInFlight(), limits.canary(), limits.maxRefailureRate(), event.selected()));
     }
 
     @EventHandler
@@ -166,13 +169,26 @@ public class ReplayJobProjection {
         ReplayJobStatus status = ReplayJobStatus.valueOf(row.getString("status"));
         String pauseReason = row.getString("pause_reason");
         int rate = row.getInt("rate_per_second");
-        Instant eta = status == ReplayJobStatus.RUNNING ? clock.instant().plusMillis((long) Math.ceil(remaining * 1000.0 / rate)) : null;
+        Instant updatedAt = instant(row, "updated_at");
+        Instant now = clock.instant();
+        Instant stalledSince = stalledSince(status, updatedAt, now);
+        Instant eta = status == ReplayJobStatus.RUNNING && stalledSince == null ? eta(remaining, rate, now) : null;
         return new ReplayJobView(jobId, row.getString("selection"), status, pauseReason == null ? null : ReplayJobPauseReason.valueOf(pauseReason),
-                row.getString("created_by"), row.getString("reason"), instant(row, "created_at"), instant(row, "updated_at"),
+                row.getString("created_by"), row.getString("reason"), instant(row, "created_at"), updatedAt,
                 new ReplayJobView.Limits(rate, row.getInt("max_in_flight"), row.getObject("canary", Integer.class),
                         row.getObject("max_refailure_rate", Double.class)),
                 new ReplayJobView.Progress(selected, requested, refused, refusedBy, row.getInt("published"), row.getInt("publish_failed"),
-                        row.getInt("publish_unknown"), row.getInt("refailed"), remaining), eta);
+                        row.getInt("publish_unknown"), row.getInt("refailed"), remaining), eta, stalledSince);
+    }
+
+    /** When a RUNNING job last moved, if that is {@link #STALLED_AFTER} or longer ago: every answer and result moves it. */
+    static Instant stalledSince(ReplayJobStatus status, Instant lastMoved, Instant now) {
+        return status == ReplayJobStatus.RUNNING && !lastMoved.plus(STALLED_AFTER).isAfter(now) ? lastMoved : null;
+    }
+
+    /** When the remaining incidents will have been asked at the job's rate. */
+    static Instant eta(int remaining, int ratePerSecond, Instant now) {
+        return now.plusMillis((long) Math.ceil(remaining * 1000.0 / ratePerSecond));
     }
 
     private static Instant instant(ResultSet row, String column) throws SQLException {

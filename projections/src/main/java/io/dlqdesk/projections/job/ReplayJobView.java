@@ -10,10 +10,13 @@ import java.util.Map;
  * A replay job as operators see it. {@code selected} = {@code requested} + {@code refused} + {@code remaining};
  * {@code published} + {@code publishFailed} + {@code publishUnknown} never exceed {@code requested} (the rest are in flight);
  * {@code refailed} counts requested replays that came back as correlated re-failures. {@code eta}: when the remaining
- * incidents will have been asked at the job's rate, while it runs (null otherwise).
+ * incidents will have been asked at the job's rate, while it runs and moves (null otherwise). {@code stalledSince}: a RUNNING
+ * job in which nothing moved (no answer, publish result or re-failure) for a minute, since when: it has no ETA then (its
+ * replays in flight are not being decided, or the replay switch is off).
  */
 public record ReplayJobView(String jobId, String selection, ReplayJobStatus status, ReplayJobPauseReason pauseReason, String createdBy,
-                            String reason, Instant createdAt, Instant updatedAt, Limits limits, Progress progress, Instant eta) {
+                            String reason, Instant createdAt, Instant updatedAt, Limits limits, Progress progress, Instant eta,
+                            Instant stalledSince) {
 
     public record Limits(int ratePerSecond, int maxInFlight, Integer canary, Double maxRefailureRate) {
     }

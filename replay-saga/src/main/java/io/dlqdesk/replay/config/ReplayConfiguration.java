@@ -149,13 +149,19 @@ public class ReplayConfiguration {
         return new MessageOriginProvider();
     }
 
+    /** The runner's work list; the API reads it too (a new job must not select incidents of a job with work left). */
     @Bean
-    JobRunner jobRunner(JdbcTemplate jdbc, EventStore events, ReplayRequester requester, CommandGateway commands,
+    JobWorkList jobWorkList(JdbcTemplate jdbc) {
+        return new JobWorkList(jdbc);
+    }
+
+    @Bean
+    JobRunner jobRunner(JobWorkList work, EventStore events, ReplayRequester requester, ReplaySwitch replaySwitch, CommandGateway commands,
                         TransactionManager axonTransactions, ObjectProvider<EventProcessingConfiguration> processing,
                         ReplayJobProperties properties) {
-        return new JobRunner(new JobWorkList(jdbc), new IncidentAsk(events, requester), new JobCommands(commands, axonTransactions),
-                () -> holdsWorkList(processing.getIfAvailable()), Clock.systemUTC(), System::nanoTime,
-                new JobRunner.Settings(properties.tick(), properties.workers()));
+        return new JobRunner(work, new IncidentAsk(events, requester), new JobCommands(commands, axonTransactions),
+                () -> holdsWorkList(processing.getIfAvailable()), replaySwitch::isOn, Clock.systemUTC(), System::nanoTime,
+                new JobRunner.Settings(properties.tick(), properties.workers(), properties.keepEnded()));
     }
 
     /** This instance runs the jobs while its work-list processor holds the (one) segment and is not failing. */

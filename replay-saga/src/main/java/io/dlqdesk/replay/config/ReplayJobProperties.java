@@ -20,5 +20,7 @@ public record ReplayJobProperties(
         /* incidents one job may select */
         @Min(1) @Max(100_000) @DefaultValue("10000") int maxSelection,
         /* incidents one dry run evaluates (each reads its source record from the broker) */
-        @Min(1) @Max(100_000) @DefaultValue("1000") int dryRunMax) {
+        @Min(1) @Max(100_000) @DefaultValue("1000") int dryRunMax,
+        /* how long the runner keeps the work list of a job that ended (a late re-failure is still counted on it) */
+        @NotNull @DefaultValue("7d") Duration keepEnded) {
 }

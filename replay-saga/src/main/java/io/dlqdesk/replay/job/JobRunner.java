@@ -45,6 +45,9 @@ import java.util.stream.Collectors;
  * <p>Nothing is asked twice, and nothing after a pause or cancel is recorded: a request is stored only together with the
  * claim that allowed it (which only a RUNNING job takes, once per incident) and the answer, and an incident whose history
  * already holds a request of this job is answered from it instead of being asked.
+ *
+ * <p>While the replay switch is off nothing is asked: the incident would refuse (REPLAY_SWITCH_OFF) and the job record that
+ * as its final answer, burning its selection. Its jobs stay RUNNING, holding the rollback check, and go on once it is on.
  */
 public class JobRunner implements SmartLifecycle {
 
@@ -53,10 +56,14 @@ public class JobRunner implements SmartLifecycle {
     private static final int REPORT_EVERY_TICKS = 5;
     private static final Duration REPORT_AGAIN_AFTER = Duration.ofSeconds(10);
     private static final int REPORT_LIMIT = 500;
+    /** Ended jobs' work lists are deleted this often, at most this many rows at a time (more: again at the next report). */
+    private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
+    private static final int PURGE_LIMIT = 10_000;
     /** An incident whose ask failed (broker unreachable, a database error) is tried again after this. */
     private static final Duration ASK_AGAIN_AFTER = Duration.ofSeconds(5);
 
-    public record Settings(Duration tick, int workers) {
+    /** @param keepEnded how long the work list of an ended job is kept once nothing of it is in flight or to report */
+    public record Settings(Duration tick, int workers, Duration keepEnded) {
     }
 
     /** What a worker hands back: the prepared request (or the answer found), or why it could not be prepared. */
@@ -87,6 +94,7 @@ public class JobRunner implements SmartLifecycle {
     private final IncidentAsk asks;
     private final JobCommands jobs;
     private final BooleanSupplier leads;
+    private final BooleanSupplier switchOn;
     private final Clock clock;
     private final LongSupplier nanos;
     private final Settings settings;
@@ -95,17 +103,24 @@ public class JobRunner implements SmartLifecycle {
     private final Map<JobWorkList.Unreported, Long> reportedAt = new HashMap<>();
     private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
     private boolean leading;
+    private boolean heldBySwitch;
     private long ticks;
+    /** Rounds failed in a row (the database unreachable, say): said once when the streak starts and once when it ends. */
+    private int failedRounds;
+    private Instant failingSince;
+    private Long purgedAt;
 
     private ScheduledExecutorService tickThread;
     /** Set by {@link #start()}, or by a test that runs ticks by hand. */
     private ExecutorService workers;
 
-    public JobRunner(JobWorkList work, IncidentAsk asks, JobCommands jobs, BooleanSupplier leads, Clock clock, LongSupplier nanos, Settings settings) {
+    public JobRunner(JobWorkList work, IncidentAsk asks, JobCommands jobs, BooleanSupplier leads, BooleanSupplier switchOn, Clock clock,
+                     LongSupplier nanos, Settings settings) {
         this.work = work;
         this.asks = asks;
         this.jobs = jobs;
         this.leads = leads;
+        this.switchOn = switchOn;
         this.clock = clock;
         this.nanos = nanos;
         this.settings = settings;
@@ -130,17 +145,22 @@ public class JobRunner implements SmartLifecycle {
             leading = true;
             states.clear();
             reportedAt.clear();
+            purgedAt = null;
         }
         askPrepared();
         if (ticks++ % REPORT_EVERY_TICKS == 0) {
             report();
+            purge();
         }
         List<JobWorkList.Job> active = work.activeJobs();
         Set<ReplayJobId> activeIds = active.stream().map(JobWorkList.Job::jobId).collect(Collectors.toSet());
         states.entrySet().removeIf(entry -> !activeIds.contains(entry.getKey()) && entry.getValue().asking.isEmpty());
+        boolean asking = active.stream().anyMatch(job -> job.status() == ReplayJobStatus.RUNNING) && switchOnNow();
         for (JobWorkList.Job job : active) {
             if (job.status() == ReplayJobStatus.RUNNING) {
-                start(job);
+                if (asking) {
+                    start(job);
+                }
             } else {
                 JobState state = states.get(job.jobId());
                 if (state != null && state.idle()) {
@@ -148,6 +168,18 @@ public class JobRunner implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    /** Read only while a job runs; said once when it holds the jobs and once when it lets them go on. */
+    private boolean switchOnNow() {
+        boolean on = switchOn.getAsBoolean();
+        if (!on && !heldBySwitch) {
+            log.warn("replay jobs: the replay switch is off, so the running jobs ask nothing until it is turned on (they stay RUNNING)");
+        } else if (on && heldBySwitch) {
+            log.info("replay jobs: the replay switch is on again, the running jobs go on");
+        }
+        heldBySwitch = !on;
+        return on;
     }
 
     private void start(JobWorkList.Job job) {
@@ -204,8 +236,12 @@ public class JobRunner implements SmartLifecycle {
             JobState state = states.computeIfAbsent(job, id -> new JobState(new RequestPacer(1, nanos)));
             List<Finished> earlier = new ArrayList<>();
             List<Finished> ready = new ArrayList<>();
+            int held = 0;
             for (Finished one : done) {
-                if (one.failure() != null) {
+                if (one.failure() == null && one.prepared().earlier() == null && !one.prepared().request().switchOn()) {
+                    state.asking.remove(one.incident()); // read while the switch was off: not asked, it stays pending
+                    held++;
+                } else if (one.failure() != null) {
                     state.asking.remove(one.incident());
                     log.warn("replay job {}: {} could not be prepared, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER,
                             one.failure().toString());
@@ -215,6 +251,9 @@ public class JobRunner implements SmartLifecycle {
                 } else {
                     ready.add(one);
                 }
+            }
+            if (held > 0) {
+                log.info("replay job {}: {} incident(s) not claimed: the replay switch was off when they were prepared", job, held);
             }
             ready.sort(Comparator.comparing(one -> one.incident().value()));
             List<JobCommands.Answer> recorded = jobs.send(earlier.stream()
@@ -276,6 +315,19 @@ public class JobRunner implements SmartLifecycle {
         });
     }
 
+    private void purge() {
+        long now = nanos.getAsLong();
+        if (purgedAt != null && now - purgedAt < PURGE_EVERY.toNanos()) {
+            return;
+        }
+        Instant before = clock.instant().minus(settings.keepEnded());
+        int deleted = work.purgeEnded(before, PURGE_LIMIT);
+        if (deleted > 0) {
+            log.info("replay jobs: deleted {} work-list row(s) of jobs that ended before {} with everything decided and reported", deleted, before);
+        }
+        purgedAt = deleted < PURGE_LIMIT ? Long.valueOf(now) : null;
+    }
+
     private static Object command(JobWorkList.Unreported one, Instant at) {
         if (one instanceof JobWorkList.Unreported.Requested requested) {
             return new RecordJobReplayCommand(one.jobId(), one.incidentId(), ReplayOutcome.requested(requested.attempt()));
@@ -286,11 +338,20 @@ public class JobRunner implements SmartLifecycle {
         return new RecordJobRefailureCommand(one.jobId(), one.incidentId(), one.attempt(), at);
     }
 
-    private void tickSafely() {
+    void tickSafely() {
         try {
             tick();
+            if (failedRounds > 0) {
+                log.info("replay job rounds succeed again, after {} failed round(s) since {}", failedRounds, failingSince);
+                failedRounds = 0;
+            }
         } catch (RuntimeException e) {
-            log.warn("replay job round failed, next round in {}: {}", settings.tick(), e.toString());
+            if (failedRounds++ == 0) {
+                failingSince = clock.instant();
+                log.warn("replay job round failed, trying again every {} (said again only once they succeed): {}", settings.tick(), e.toString());
+            } else {
+                log.debug("replay job round failed again ({} in a row): {}", failedRounds, e.toString());
+            }
         } catch (Throwable e) { // anything escaping would cancel the schedule silently
             log.error("replay job round failed, next round in {}", settings.tick(), e);
         }

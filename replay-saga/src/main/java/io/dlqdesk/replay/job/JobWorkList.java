@@ -7,11 +7,16 @@ import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.sql.ResultSet;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The runner's reads of its work list (written by {@link JobWorkProjection}); it may lag the job, never lead it. */
@@ -51,6 +56,9 @@ public class JobWorkList {
         }
     }
 
+    /** Ids per IN list. */
+    private static final int IN_LIST = 1_000;
+
     private final JdbcTemplate jdbc;
 
     public JobWorkList(JdbcTemplate jdbc) {
@@ -64,14 +72,18 @@ public class JobWorkList {
                         row.getInt("rate_per_second"), row.getInt("max_in_flight"), row.getString("principal"), row.getString("reason")));
     }
 
-    /** The job's next incidents without an answer or a known attempt, in manifest order. */
+    /**
+     * The job's next incidents without an answer or a known attempt, in manifest order. Ordered by all of V304's pending index
+     * (the same order: the columns before seq are fixed by the condition), so the database reads that index from the first
+     * pending row on; ordered by seq alone, it walked the primary key over every answered row before them.
+     */
     public List<Pending> pending(ReplayJobId job, int limit) {
         return jdbc.query("SELECT incident_id, claimed FROM replay_job_item WHERE job_id = ? AND answer IS NULL AND attempt IS NULL"
-                        + " ORDER BY seq LIMIT ?", (row, number) -> new Pending(job, new IncidentId(row.getString("incident_id")),
+                        + " ORDER BY job_id, answer, attempt, seq LIMIT ?", (row, number) -> new Pending(job, new IncidentId(row.getString("incident_id")),
                         row.getBoolean("claimed")), job.value(), limit);
     }
 
-    /** The job's requested attempts not decided yet, as far as the work list knows. */
+    /** The job's requested attempts not decided yet, as far as the work list knows (V304's in-flight index). */
     public int inFlight(ReplayJobId job) {
         Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM replay_job_item WHERE job_id = ? AND attempt IS NOT NULL"
                 + " AND publish_status IS NULL", Integer.class, job.value());
@@ -94,12 +106,32 @@ public class JobWorkList {
                 (row, number) -> new IncidentId(row.getString("incident_id")), arguments));
     }
 
-    /** What the jobs (any status: replays requested before a cancel still finish) have not been told yet, oldest jobs first. */
+    /**
+     * Which of these incidents are in a job with work left (RUNNING or PAUSED), and the job; the work list follows a new job
+     * within moments of its creation.
+     */
+    public Map<IncidentId, ReplayJobId> inActiveJobs(Collection<IncidentId> incidents) {
+        Map<IncidentId, ReplayJobId> found = new LinkedHashMap<>();
+        List<IncidentId> all = List.copyOf(incidents);
+        for (int from = 0; from < all.size(); from += IN_LIST) {
+            List<IncidentId> chunk = all.subList(from, Math.min(all.size(), from + IN_LIST));
+            jdbc.query("SELECT i.incident_id, i.job_id FROM replay_job_item i JOIN replay_job_run r ON r.job_id = i.job_id"
+                            + " WHERE r.status IN ('RUNNING', 'PAUSED') AND i.incident_id IN ("
+                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") ORDER BY i.job_id, i.seq",
+                    (ResultSet row) -> {
+                        found.putIfAbsent(new IncidentId(row.getString("incident_id")), new ReplayJobId(row.getString("job_id")));
+                    }, chunk.stream().map(IncidentId::value).toArray());
+        }
+        return found;
+    }
+
+    /**
+     * What the jobs (any status: replays requested before a cancel still finish) have not been told yet, oldest jobs first:
+     * the rows V304's {@code report_due} marks, read by its index, so nothing to report costs one index probe.
+     */
     public List<Unreported> unreported(int limit) {
         return jdbc.query("SELECT job_id, incident_id, attempt, answer, publish_status, result_recorded, refailed, refailure_recorded"
-                + " FROM replay_job_item WHERE attempt IS NOT NULL AND (answer IS NULL"
-                + " OR (answer = 'REQUESTED' AND publish_status IS NOT NULL AND NOT result_recorded)"
-                + " OR (answer = 'REQUESTED' AND refailed AND NOT refailure_recorded)) ORDER BY job_id, seq LIMIT ?", (row, number) -> {
+                + " FROM replay_job_item WHERE report_due = TRUE ORDER BY job_id, seq LIMIT ?", (row, number) -> {
             ReplayJobId job = new ReplayJobId(row.getString("job_id"));
             IncidentId incident = new IncidentId(row.getString("incident_id"));
             int attempt = row.getInt("attempt");
@@ -111,5 +143,27 @@ public class JobWorkList {
             }
             return new Unreported.Refailed(job, incident, attempt);
         }, limit);
+    }
+
+    /**
+     * Deletes the rows of jobs that ended (cancelled or completed) before {@code endedBefore} and have nothing left in flight
+     * or to report, at most {@code limit} rows; the job's own row stays (it is small, and says the job ended).
+     *
+     * @return the rows deleted
+     */
+    public int purgeEnded(Instant endedBefore, int limit) {
+        List<String> jobs = jdbc.queryForList("SELECT r.job_id FROM replay_job_run r WHERE r.status IN ('CANCELLED', 'COMPLETED')"
+                + " AND r.ended_at < ? AND EXISTS (SELECT 1 FROM replay_job_item i WHERE i.job_id = r.job_id)"
+                + " AND NOT EXISTS (SELECT 1 FROM replay_job_item i WHERE i.job_id = r.job_id AND i.publish_status IS NULL AND i.attempt IS NOT NULL)"
+                + " AND NOT EXISTS (SELECT 1 FROM replay_job_item i WHERE i.report_due = TRUE AND i.job_id = r.job_id)"
+                + " ORDER BY r.ended_at LIMIT 10", String.class, LocalDateTime.ofInstant(endedBefore, ZoneOffset.UTC));
+        int deleted = 0;
+        for (String job : jobs) {
+            if (deleted >= limit) {
+                break;
+            }
+            deleted += jdbc.update("DELETE FROM replay_job_item WHERE job_id = ? LIMIT ?", job, limit - deleted);
+        }
+        return deleted;
     }
 }

@@ -13,6 +13,7 @@ import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.api.ReplayJobManifestExtended;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
 import io.dlqdesk.domain.api.ReplayJobStatus;
@@ -21,9 +22,13 @@ import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.Timestamp;
 import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,10 +55,19 @@ public class JobWorkProjection {
         jdbc.update("INSERT INTO replay_job_run (job_id, status, rate_per_second, max_in_flight, principal, reason) VALUES (?, ?, ?, ?, ?, ?)"
                         + " ON DUPLICATE KEY UPDATE job_id = job_id", job, ReplayJobStatus.RUNNING.name(), event.limits().ratePerSecond(),
                 event.limits().maxInFlight(), event.createdBy().principal(), event.createdBy().reason());
+        items(event.jobId(), 0, event.manifest());
+    }
+
+    @EventHandler
+    void on(ReplayJobManifestExtended event) {
+        items(event.jobId(), event.from(), event.incidents());
+    }
+
+    /** The manifest's incidents from position {@code from} on, in order. */
+    private void items(ReplayJobId job, int from, List<IncidentId> incidents) {
         List<Object[]> items = new ArrayList<>();
-        List<IncidentId> manifest = event.manifest();
-        for (int seq = 0; seq < manifest.size(); seq++) {
-            items.add(new Object[]{job, seq, manifest.get(seq).value()});
+        for (int i = 0; i < incidents.size(); i++) {
+            items.add(new Object[]{job.value(), from + i, incidents.get(i).value()});
         }
         jdbc.batchUpdate("INSERT INTO replay_job_item (job_id, seq, incident_id) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq", items);
     }
@@ -94,13 +108,13 @@ public class JobWorkProjection {
     }
 
     @EventHandler
-    void on(ReplayJobCancelled event) {
-        status(event.jobId(), ReplayJobStatus.CANCELLED);
+    void on(ReplayJobCancelled event, @Timestamp Instant at) {
+        ended(event.jobId(), ReplayJobStatus.CANCELLED, at);
     }
 
     @EventHandler
-    void on(ReplayJobCompleted event) {
-        status(event.jobId(), ReplayJobStatus.COMPLETED);
+    void on(ReplayJobCompleted event, @Timestamp Instant at) {
+        ended(event.jobId(), ReplayJobStatus.COMPLETED, at);
     }
 
     /** A request the job made: its attempt is known before the job records the answer (a crash can come in between). */
@@ -137,6 +151,12 @@ public class JobWorkProjection {
     private void decided(IncidentId incident, int attempt, PublishStatus status) {
         jdbc.update("UPDATE replay_job_item SET publish_status = ? WHERE incident_id = ? AND attempt = ?", status.name(), incident.value(),
                 attempt);
+    }
+
+    /** From the event's own time, so a rebuilt work list purges what the first one did. */
+    private void ended(ReplayJobId job, ReplayJobStatus status, Instant at) {
+        jdbc.update("UPDATE replay_job_run SET status = ?, ended_at = ? WHERE job_id = ?", status.name(),
+                LocalDateTime.ofInstant(at, ZoneOffset.UTC), job.value());
     }
 
     private void status(ReplayJobId job, ReplayJobStatus status) {

@@ -49,6 +49,9 @@ class JobRunnerTest {
     private final Set<IncidentId> earlier = new HashSet<>();
     private Predicate<Object> refuse = command -> false;
     private boolean leads = true;
+    /** The switch as the runner reads it, and as the incident's request was prepared with (read a moment earlier). */
+    private boolean switchOn = true;
+    private boolean switchOnWhenPrepared = true;
     private JobRunner runner;
 
     private static IncidentId incident(int offset) {
@@ -62,6 +65,7 @@ class JobRunnerTest {
         final List<Unreported> unreported = new ArrayList<>();
         final Set<IncidentId> known = new HashSet<>();
         int inFlight;
+        boolean down;
 
         FakeWork() {
             super(null);
@@ -69,6 +73,9 @@ class JobRunnerTest {
 
         @Override
         public List<Job> activeJobs() {
+            if (down) {
+                throw new org.springframework.dao.DataAccessResourceFailureException("database down");
+            }
             return List.of(job);
         }
 
@@ -92,6 +99,14 @@ class JobRunnerTest {
         @Override
         public List<Unreported> unreported(int limit) {
             return unreported;
+        }
+
+        final List<Instant> purges = new ArrayList<>();
+
+        @Override
+        public int purgeEnded(Instant endedBefore, int limit) {
+            purges.add(endedBefore);
+            return 0;
         }
     }
 
@@ -135,7 +150,7 @@ class JobRunnerTest {
                 prepared.add(incident);
                 return earlier.contains(incident) ? new Prepared(ReplayOutcome.requested(2), null)
                         : new Prepared(null, new RequestReplayCommand(incident, SourceRecordFacts.notFound(new RecordLocation("orders", 0, 1)),
-                        new ReplayPolicy(true, 3), true, "desk", requestedBy));
+                        new ReplayPolicy(true, 3), switchOnWhenPrepared, "desk", requestedBy));
             }
         };
         JobCommands commands = new JobCommands(null, null) {
@@ -165,8 +180,8 @@ class JobRunnerTest {
                 return answers;
             }
         };
-        runner = new JobRunner(work, asks, commands, () -> leads, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get,
-                new JobRunner.Settings(Duration.ofMillis(50), 1));
+        runner = new JobRunner(work, asks, commands, () -> leads, () -> switchOn, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get,
+                new JobRunner.Settings(Duration.ofMillis(50), 1, Duration.ofDays(7)));
         runner.askOn(new SameThread());
     }
 
@@ -266,6 +281,84 @@ class JobRunnerTest {
         runner.tick();
 
         assertThat(sent).isEmpty();
+    }
+
+    @Test
+    void whileTheReplaySwitchIsOffNothingIsAskedAndTheJobGoesOnOnceItIsOn() {
+        work.pending.add(new JobWorkList.Pending(JOB, incident(1), false));
+        switchOn = false;
+        for (int i = 0; i < 10; i++) {
+            nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+            runner.tick();
+        }
+        assertThat(prepared).as("nothing even prepared").isEmpty();
+        assertThat(sent).isEmpty();
+
+        switchOn = true;
+        runner.tick();
+        runner.tick();
+        assertThat(asked).containsExactly(incident(1));
+    }
+
+    @Test
+    void anIncidentPreparedWhileTheSwitchWasOffIsNotClaimedButTakenAgainOnceItIsOn() {
+        work.pending.add(new JobWorkList.Pending(JOB, incident(1), false));
+        switchOnWhenPrepared = false; // turned off between the runner's read and the worker's
+        runner.tick();
+        runner.tick();
+        assertThat(prepared).containsExactly(incident(1));
+        assertThat(sent).as("not claimed: the incident would refuse REPLAY_SWITCH_OFF and the job record it for good").isEmpty();
+
+        switchOnWhenPrepared = true;
+        nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        runner.tick();
+        runner.tick();
+        assertThat(asked).containsExactly(incident(1));
+        assertThat(sentOf(RecordJobReplayCommand.class)).containsExactly(new RecordJobReplayCommand(JOB, incident(1), ReplayOutcome.requested(1)));
+    }
+
+    @Test
+    void roundsFailingInARowAreSaidOnceAndTheirEndOnce() {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(JobRunner.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines = new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            work.down = true;
+            for (int i = 0; i < 40; i++) {
+                runner.tickSafely();
+            }
+            work.down = false;
+            runner.tickSafely();
+            runner.tickSafely();
+        } finally {
+            logger.detachAppender(lines);
+        }
+        List<String> warnings = lines.list.stream().filter(line -> line.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).contains("replay job round failed", "database down");
+        assertThat(lines.list).filteredOn(line -> line.getLevel() == ch.qos.logback.classic.Level.INFO)
+                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .anySatisfy(line -> assertThat(line).contains("succeed again", "40 failed round(s)"));
+    }
+
+    @Test
+    void theWorkListsOfJobsEndedLongerThanTheirRetentionAreDeletedEveryTenMinutes() {
+        for (int i = 0; i < 5; i++) {
+            runner.tick();
+        }
+        assertThat(work.purges).as("at the first report, with the ones ended 7 days before now").containsExactly(NOW.minus(Duration.ofDays(7)));
+        nanos.addAndGet(Duration.ofMinutes(9).toNanos());
+        for (int i = 0; i < 5; i++) {
+            runner.tick();
+        }
+        assertThat(work.purges).hasSize(1);
+        nanos.addAndGet(Duration.ofMinutes(1).toNanos());
+        for (int i = 0; i < 5; i++) {
+            runner.tick();
+        }
+        assertThat(work.purges).hasSize(2);
     }
 
     @Test
