@@ -14,6 +14,7 @@ import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListener;
+import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.FixedBackOff;
 
 import java.util.Map;
@@ -30,6 +31,12 @@ final class DeadLetteringListener implements AutoCloseable {
     private final KafkaMessageListenerContainer<byte[], byte[]> container;
 
     DeadLetteringListener(String bootstrapServers, String topic, String group, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+        this(bootstrapServers, topic, group, handler, new FixedBackOff(0, 0));
+    }
+
+    /** A replayed record (one with {@code dlq-incident-attempt}) is retried by {@code replayBackOff} before it is dead-lettered. */
+    DeadLetteringListener(String bootstrapServers, String topic, String group, Consumer<ConsumerRecord<byte[], byte[]>> handler,
+                          BackOff replayBackOff) {
         producerFactory = new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers),
                 new ByteArraySerializer(), new ByteArraySerializer());
         DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(producerFactory),
@@ -40,7 +47,9 @@ final class DeadLetteringListener implements AutoCloseable {
         container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
-        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0)));
+        DefaultErrorHandler errors = new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0));
+        errors.setBackOffFunction((record, e) -> record.headers().lastHeader("dlq-incident-attempt") != null ? replayBackOff : null);
+        container.setCommonErrorHandler(errors);
     }
 
     void start() {

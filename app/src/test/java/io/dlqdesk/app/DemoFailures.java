@@ -13,6 +13,8 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.Environment;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.FixedBackOff;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,14 +29,18 @@ import java.util.function.Consumer;
  * write them (Spring Kafka listeners whose failures go to {@code <topic>.dlq} through
  * DeadLetterPublishingRecoverer), fail on a handful of records, so a newcomer sees incidents at once.
  * The orders service fails only on a first delivery (a replay succeeds); the payments service keeps
- * failing (a replay fails again and is correlated to its incident). Records are sent once, when the
- * demo topics are first created.
+ * failing (a replay fails again and is correlated to its incident). It retries a replayed record for
+ * {@link #PAYMENTS_REPLAY_RETRIES} first, as a service with a retry back-off does: that is the time the
+ * README's tour has to resolve the incident and watch the re-failure reopen it. Records are sent once,
+ * when the demo topics are first created.
  */
 final class DemoFailures implements ApplicationListener<ApplicationEvent> {
 
     static final String ENABLED = "dlqdesk.embedded.demo-data";
     static final String ORDERS = "demo.orders";
     static final String PAYMENTS = "demo.payments";
+    /** Three tries 10 s apart: about 30 s from a replay to its re-failure on the DLQ. */
+    static final FixedBackOff PAYMENTS_REPLAY_RETRIES = new FixedBackOff(10_000, 3);
 
     private final List<DeadLetteringListener> services = new ArrayList<>();
 
@@ -72,7 +78,7 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
             if (text(record.value()).contains("\"card\":\"4000")) {
                 throw new IllegalArgumentException("card declined by issuer for payment " + text(record.key()));
             }
-        }));
+        }, PAYMENTS_REPLAY_RETRIES));
         if (created) {
             send(servers);
         }
@@ -81,7 +87,12 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
 
     private static DeadLetteringListener service(String servers, String topic, String group,
                                                  Consumer<ConsumerRecord<byte[], byte[]>> handler) {
-        DeadLetteringListener service = new DeadLetteringListener(servers, topic, group, handler);
+        return service(servers, topic, group, handler, new FixedBackOff(0, 0));
+    }
+
+    private static DeadLetteringListener service(String servers, String topic, String group,
+                                                 Consumer<ConsumerRecord<byte[], byte[]>> handler, BackOff replayBackOff) {
+        DeadLetteringListener service = new DeadLetteringListener(servers, topic, group, handler, replayBackOff);
         service.start();
         return service;
     }
