@@ -31,6 +31,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.io.File;
 import java.net.URI;
@@ -82,6 +83,7 @@ class ConsoleBrowserIT {
     private static ChromeDriver browser;
     private static Path profile;
     private static String base;
+    private static KafkaBroker kafka;
 
     private static final boolean BROWSER = new File(CHROMEDRIVER).canExecute() && new File(CHROMIUM).canExecute();
     private static final String NO_BROWSER = "ConsoleBrowserIT needs a headless Chromium and its driver, not found at " + CHROMIUM
@@ -94,6 +96,7 @@ class ConsoleBrowserIT {
             System.err.println("[ConsoleBrowserIT] skipped: " + NO_BROWSER);
             return; // each test is skipped with the message (a class-level assumption would be reported as no test at all)
         }
+        kafka = broker;
         IngestLedger.createTopic(broker, ORDERS, 1, Map.of());
         IngestLedger.createTopic(broker, DLQ, 1, Map.of());
         app = Replays.service(database, broker, NONCE, Map.of(
@@ -332,6 +335,49 @@ class ConsoleBrowserIT {
         assertThat(tabThroughPage()).contains("action-switch");
     }
 
+    /**
+     * After a replay the consumer fails again: the re-failure's own DLQ record, not only the root's, opens from the incident's
+     * failures with its stack trace (why the fix did not work).
+     */
+    @Test
+    @Order(7)
+    void aFailureAfterAReplayOpensItsOwnRecordWithTheStackTraceOfWhyItFailedAgain() throws Exception {
+        // the dead-lettered original's timestamp is the source record's, as Spring Kafka records it: the replay keeps it
+        byte[] key = "order-refailed".getBytes(StandardCharsets.UTF_8);
+        byte[] value = "{\"order\":\"refailed\",\"amount\":12.5}".getBytes(StandardCharsets.UTF_8);
+        long at = System.currentTimeMillis();
+        RecordMetadata source = producer.send(Replays.record(ORDERS, 0, at, key, value, "evt-refailed-" + NONCE)).get(30, TimeUnit.SECONDS);
+        String id = Replays.sendFailure(producer, source, GROUP, key, value, "evt-refailed-" + NONCE, Instant.ofEpochMilli(at), DLQ);
+        awaitListed(id);
+        assertThat(Replays.requestReplay(app, id).statusCode()).isEqualTo(202);
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        await().atMost(WAIT).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM replay_attempt WHERE incident_id = ? AND status = 'PUBLISHED'", id) == 1);
+        ProducerRecord<byte[], byte[]> refailure = FaultRuns.refailures(jdbc, kafka, GROUP, DLQ).get(id);
+        refailure.headers().add("kafka_dlt-exception-stacktrace",
+                "com.example.PriceMissingException: still no price after 1.4.2\n\tat com.example.Prices.of(Prices.java:9)".getBytes(StandardCharsets.UTF_8));
+        producer.send(refailure).get(30, TimeUnit.SECONDS);
+        await().atMost(WAIT).until(() -> RunningApp.get(app, "/api/v1/incidents/" + id + "/history", "viewer", RunningApp.PASSWORD).body()
+                .contains("RetryFailureCorrelated"));
+
+        signIn("viewer");
+        openIncident(id);
+        List<WebElement> later = browser.findElements(By.cssSelector("[id^='show-failure-record-']"));
+        assertThat(later).as("the re-failure, and only it, has a record of its own to open").hasSize(1);
+        later.get(0).click();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(browser.findElements(By.cssSelector("pre[id^='failure-'][id$='-stack-trace']"))).hasSize(1));
+        browser.findElement(By.cssSelector("[id^='failure-'][id$='-show-stack-trace']")).click();
+        assertThat(text("pre[id^='failure-'][id$='-stack-trace']")).contains("still no price after 1.4.2");
+        assertThat(text("[id^='failure-'][id$='-record-value']")).contains("\"order\" : \"refailed\"", "\"amount\" : 12.5"); // pretty JSON
+        screenshot("incident-refailure-record");
+        // the root failure's record is still its own
+        browser.findElement(By.id("show-record")).click();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(browser.findElements(By.id("record-value"))).isNotEmpty());
+        assertThat(browser.findElements(By.id("stack-trace"))).as("the root failure's DLQ record carried no stack trace").isEmpty();
+
+        HttpResponse<String> notAFailure = getFromBrowserSession("/console/incidents/" + id + "/failures/999/record");
+        assertThat(notAFailure.statusCode()).isEqualTo(404);
+    }
+
     // ---------------------------------------------------------------------------------------------------------------------
 
     /** An incident from a real DLQ record whose original is on the source topic, byte for byte: it can be replayed. */
@@ -472,6 +518,13 @@ class ConsoleBrowserIT {
             Files.createDirectories(docs);
             Files.copy(SCREENSHOTS.resolve(name + ".png"), docs.resolve("console-" + name + ".png"), StandardCopyOption.REPLACE_EXISTING);
         }
+    }
+
+    /** A GET with the browser's own session cookie. */
+    private static HttpResponse<String> getFromBrowserSession(String path) throws Exception {
+        Cookie session = browser.manage().getCookieNamed("JSESSIONID");
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + path)).header("Cookie", "JSESSIONID=" + session.getValue())
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A form POST with the browser's own session cookie and the CSRF token of the page it shows. */

@@ -3,6 +3,7 @@ package io.dlqdesk.console.web;
 import io.dlqdesk.api.IncidentController;
 import io.dlqdesk.api.IncidentController.IncidentDetail;
 import io.dlqdesk.api.Incidents;
+import io.dlqdesk.api.NotFoundException;
 import io.dlqdesk.api.PageBounds;
 import io.dlqdesk.console.record.DlqRecords;
 import io.dlqdesk.domain.api.IncidentId;
@@ -135,6 +136,19 @@ public class IncidentPages {
         RecordLocation dlq = new RecordLocation(incident.dlqTopic(), incident.dlqPartition(), incident.dlqOffset());
         model.addAttribute("lookup", records.read(dlq));
         model.addAttribute("location", dlq);
+        return "console/record :: record";
+    }
+
+    /** One failure's own DLQ record (a re-failure's, say), by its place in the history; 404 for a change that is not a failure. */
+    @GetMapping("/console/incidents/{id}/failures/{sequence}/record")
+    String failureRecord(@PathVariable String id, @PathVariable long sequence, Model model) {
+        IncidentId incidentId = IncidentId.parse(id);
+        RecordLocation dlq = history(incidentId).stream().filter(entry -> entry.sequence() == sequence && entry.dlqRecord() != null)
+                .findFirst().map(HistoryEntry::dlqRecord)
+                .orElseThrow(() -> new NotFoundException("incident " + incidentId.value() + " has no failure " + sequence + " with a DLQ record"));
+        model.addAttribute("lookup", records.read(dlq));
+        model.addAttribute("location", dlq);
+        model.addAttribute("idPrefix", "failure-" + sequence + "-");
         return "console/record :: record";
     }
 

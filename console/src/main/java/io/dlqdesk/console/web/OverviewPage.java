@@ -130,9 +130,8 @@ public class OverviewPage {
     }
 
     /**
-     * The ingest loop's lag per DLQ partition, when this version's ingest measures it ({@code dlq.ingest.partition.lag},
-     * tags topic and partition); empty otherwise. TODO: once dlq-ingest registers dlq.ingest.lag and
-     * dlq.ingest.partition.lag on every build, drop the "not measured" branch of the page.
+     * The ingest loop's lag per DLQ partition as its gauges report it ({@code dlq.ingest.partition.lag}, tags topic and
+     * partition, refreshed with the other gauges); empty while this instance runs no ingest loop (the page says "not measured").
      */
     private List<PartitionLag> partitionLag() {
         return meters.find("dlq.ingest.partition.lag").gauges().stream()

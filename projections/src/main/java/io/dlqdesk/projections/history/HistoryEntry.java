@@ -1,14 +1,16 @@
 package io.dlqdesk.projections.history;
 
 import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.RecordLocation;
 
 import java.time.Instant;
 
 /**
  * One change of an incident: what happened ({@code eventType}), when it was recorded, who did it and
  * why (operator actions only), the replay attempt it concerns and the publish status it gave that
- * attempt (if any), and a short description.
+ * attempt (if any), and a short description. A failure (first, duplicate delivery, re-failure) names its own DLQ record
+ * ({@code dlqRecord}; null for every other change).
  */
 public record HistoryEntry(String incidentId, long sequence, String eventType, Instant occurredAt, String principal, String reason,
-                           Integer attempt, PublishStatus publishStatus, String detail) {
+                           Integer attempt, PublishStatus publishStatus, String detail, RecordLocation dlqRecord) {
 }

@@ -14,6 +14,7 @@ import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
@@ -55,7 +56,8 @@ public class IncidentHistoryProjection {
     /** Explicit, so that moving this class never resets its token. */
     public static final String PROCESSING_GROUP = "incident-history";
     private static final int MAX_DETAIL = 4000;
-    private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail";
+    private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail,"
+            + " dlq_topic, dlq_partition, dlq_offset";
 
     private static final MultiRowInsert ROWS = new MultiRowInsert("incident_history", COLUMNS, "seq = seq");
     /** Key order is the write (and lock) order. */
@@ -79,21 +81,21 @@ public class IncidentHistoryProjection {
                     ? "; its failure key is taken by another record, so it is keyed by its DLQ record: " + event.correlationMismatches()
                     : "; a re-failure that did not correlate: " + event.correlationMismatches();
         }
-        row(event.incidentId(), seq, "IncidentOpened", at, null, null, detail);
+        failureRow(event.incidentId(), seq, "IncidentOpened", at, null, detail, event.failure().dlqLocation());
     }
 
     @EventHandler
     void on(DuplicateDeliveryRecorded event, @SequenceNumber long seq, @Timestamp Instant at) {
-        row(event.incidentId(), seq, "DuplicateDeliveryRecorded", at, null, null, "the same failure of "
+        failureRow(event.incidentId(), seq, "DuplicateDeliveryRecorded", at, null, "the same failure of "
                 + location(event.failureKey().topic(), event.failureKey().partition(), event.failureKey().offset())
                 + " delivered again (DLQ " + location(event.dlqLocation().topic(), event.dlqLocation().partition(),
-                event.dlqLocation().offset()) + ")");
+                event.dlqLocation().offset()) + ")", event.dlqLocation());
     }
 
     @EventHandler
     void on(RetryFailureCorrelated event, @SequenceNumber long seq, @Timestamp Instant at) {
-        row(event.incidentId(), seq, "RetryFailureCorrelated", at, null, event.attempt(), "failed again after replay attempt "
-                + event.attempt() + ": " + failure(event.failure()));
+        failureRow(event.incidentId(), seq, "RetryFailureCorrelated", at, event.attempt(), "failed again after replay attempt "
+                + event.attempt() + ": " + failure(event.failure()), event.failure().dlqLocation());
     }
 
     @EventHandler
@@ -232,12 +234,23 @@ public class IncidentHistoryProjection {
         row(incidentId.value(), seq, type, at, action, attempt, publishStatus, detail);
     }
 
+    /** A failure's row: it also keeps where its own DLQ record is, so that record (its stack trace too) can be read again. */
+    private void failureRow(IncidentId incidentId, long seq, String type, Instant at, Integer attempt, String detail, RecordLocation dlq) {
+        row(incidentId.value(), seq, type, at, null, attempt, null, detail, dlq);
+    }
+
     /** {@code id}: the incident's, or the replay job's. */
     private void row(String id, long seq, String type, Instant at, OperatorAction action, Integer attempt,
                      PublishStatus publishStatus, String detail) {
+        row(id, seq, type, at, action, attempt, publishStatus, detail, null);
+    }
+
+    private void row(String id, long seq, String type, Instant at, OperatorAction action, Integer attempt,
+                     PublishStatus publishStatus, String detail, RecordLocation dlq) {
         String bounded = detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL);
         Object[] row = {id, seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
-                action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded};
+                action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded,
+                dlq == null ? null : dlq.topic(), dlq == null ? null : dlq.partition(), dlq == null ? null : dlq.offset()};
         pending.record(rows -> rows.add(row));
     }
 
@@ -261,8 +274,10 @@ public class IncidentHistoryProjection {
     private static HistoryEntry entry(ResultSet row, int number) throws SQLException {
         Integer attempt = row.getObject("attempt", Integer.class);
         String publishStatus = row.getString("publish_status");
+        String dlqTopic = row.getString("dlq_topic");
         return new HistoryEntry(row.getString("incident_id"), row.getLong("seq"), row.getString("event_type"),
                 row.getObject("occurred_at", LocalDateTime.class).toInstant(ZoneOffset.UTC), row.getString("principal"),
-                row.getString("reason"), attempt, publishStatus == null ? null : PublishStatus.valueOf(publishStatus), row.getString("detail"));
+                row.getString("reason"), attempt, publishStatus == null ? null : PublishStatus.valueOf(publishStatus), row.getString("detail"),
+                dlqTopic == null ? null : new RecordLocation(dlqTopic, row.getInt("dlq_partition"), row.getLong("dlq_offset")));
     }
 }
