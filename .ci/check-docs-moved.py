@@ -6,7 +6,7 @@ Compared after normalising what a move changes: heading levels, line wrapping, l
 and the expected status this repository now puts first in a curl example's comment (`# 204 ...`, see docs/README.md).
 Prints what is missing, by kind; exit 1 if anything is, unless it is listed in KNOWN with the reason it is gone.
 
-    python3 .ci/check-docs-moved.py [revision]
+    python3 .ci/check-docs-moved.py [old revision [pages' revision, or . for the working tree]]
 """
 import glob
 import re
@@ -16,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD_REVISION = "8ffe1da"  # main before issue 23: README.md held the whole reference
+MOVED_REVISION = "6a6f4a7"  # the pages right after the move, before later edits
 
 # Old text that is deliberately not in the new pages, by the start of its normalised form, with why.
 KNOWN = {
@@ -101,12 +102,25 @@ def blocks(markdown):
     return found
 
 
+def show(revision, path):
+    return subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
 def main():
     revision = sys.argv[1] if len(sys.argv) > 1 else OLD_REVISION
-    old = subprocess.run(["git", "show", f"{revision}:README.md"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    pages = [ROOT / "README.md"] + sorted(Path(p) for p in glob.glob(str(ROOT / "docs" / "*.md")))
-    new = "\n".join(normalise(" ".join(b for _, b in blocks(page.read_text()))) for page in pages)
-    new_lines = {normalise(b) for page in pages for _, b in blocks(page.read_text())}
+    # the pages as the move left them (later edits rightly change what they say), or the working tree's with "."
+    moved = sys.argv[2] if len(sys.argv) > 2 else MOVED_REVISION
+    old = show(revision, "README.md")
+    if moved == ".":
+        pages = [ROOT / "README.md"] + sorted(Path(p) for p in glob.glob(str(ROOT / "docs" / "*.md")))
+        texts = {page: page.read_text() for page in pages}
+    else:
+        listed = subprocess.run(["git", "ls-tree", "--name-only", moved, "docs/"], cwd=ROOT, check=True, capture_output=True,
+                                text=True).stdout.split()
+        pages = [ROOT / "README.md"] + sorted(ROOT / name for name in listed if name.endswith(".md"))
+        texts = {page: show(moved, page.relative_to(ROOT).as_posix()) for page in pages}
+    new = "\n".join(normalise(" ".join(b for _, b in blocks(texts[page]))) for page in pages)
+    new_lines = {normalise(b) for page in pages for _, b in blocks(texts[page])}
 
     old_blocks = blocks(old)
     missing, known = [], []
@@ -126,7 +140,7 @@ def main():
     for kind, _ in old_blocks:
         by_kind[kind] = by_kind.get(kind, 0) + 1
     print(f"old README at {revision}: " + ", ".join(f"{n} {k}s" for k, n in sorted(by_kind.items())))
-    print(f"compared with: {', '.join(str(p.relative_to(ROOT)) for p in pages)}")
+    print(f"compared with, at {moved}: {', '.join(str(p.relative_to(ROOT)) for p in pages)}")
     for kind, text, reason in known:
         print(f"gone on purpose ({kind}): {text[:110]}…\n    why: {reason}")
     for kind, text, _ in missing:

@@ -27,11 +27,13 @@ import java.util.function.Consumer;
  */
 final class DeadLetteringListener implements AutoCloseable {
 
+    private static final FixedBackOff NO_RETRIES = new FixedBackOff(0, 0);
+
     private final DefaultKafkaProducerFactory<byte[], byte[]> producerFactory;
     private final KafkaMessageListenerContainer<byte[], byte[]> container;
 
     DeadLetteringListener(String bootstrapServers, String topic, String group, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
-        this(bootstrapServers, topic, group, handler, new FixedBackOff(0, 0));
+        this(bootstrapServers, topic, group, handler, NO_RETRIES);
     }
 
     /** A replayed record (one with {@code dlq-incident-attempt}) is retried by {@code replayBackOff} before it is dead-lettered. */
@@ -47,8 +49,9 @@ final class DeadLetteringListener implements AutoCloseable {
         container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
-        DefaultErrorHandler errors = new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0));
-        errors.setBackOffFunction((record, e) -> record.headers().lastHeader("dlq-incident-attempt") != null ? replayBackOff : null);
+        // the handler's own back-off is the replay one: with a back-off that never retries it would not ask the function at all
+        DefaultErrorHandler errors = new DefaultErrorHandler(recoverer, replayBackOff);
+        errors.setBackOffFunction((record, e) -> record.headers().lastHeader("dlq-incident-attempt") != null ? replayBackOff : NO_RETRIES);
         container.setCommonErrorHandler(errors);
     }
 

@@ -6,6 +6,7 @@ import io.dlqdesk.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Duration;
 import java.util.List;
@@ -25,17 +26,25 @@ class DemoFailuresIT {
 
     @Test
     void withTheDemoFlagFailuresOfTwoServicesBecomeIncidents(TestDatabase database, KafkaBroker broker) throws Exception {
-        // only the demo's DLQ topics, read by a group of this class: other classes' topics and positions on the shared broker
-        // are not this test's business (another class reading demo.*.dlq with the default group would have moved it on)
+        // the demo's services and records on topics of this class's own (DocumentedCommandsIT uses demo.* on the shared broker,
+        // and its replayed payments, each retried for 30 s, would hold up this class's), read by an ingest group of its own
         String nonce = Long.toHexString(System.nanoTime());
+        DemoFailures demo = new DemoFailures("it-demo-" + nonce);
         Map<String, Object> properties = RunningApp.properties(database, broker, Map.of(DemoFailures.ENABLED, "true",
-                "dlqdesk.events-topic", "it-demo-" + nonce, "dlqdesk.ingest.topic-pattern", "demo\\..*\\.dlq",
+                "dlqdesk.events-topic", "it-demo-" + nonce + "-incident-events",
+                "dlqdesk.ingest.topic-pattern", ("it-demo-" + nonce).replace("-", "\\-") + "\\..*\\.dlq",
                 "dlqdesk.ingest.group-id", "it-demo-ingest-" + nonce));
         String[] args = properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue()).toArray(String[]::new);
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class).listeners(new DemoFailures()).run(args)) {
-            // by the demo's own records (DocumentedCommandsIT sends more through the same services on the shared broker)
-            await().atMost(Duration.ofSeconds(90)).until(() -> List.of("evt-order-1002", "evt-order-1003", "evt-pay-2002", "evt-pay-2003")
-                    .stream().allMatch(eventId -> incidentsWithEventId(app, eventId) == 1));
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class).listeners(demo).run(args)) {
+            // two of each service's records fail; the ones they take open nothing
+            await().atMost(Duration.ofSeconds(90)).until(() -> {
+                for (String eventId : List.of("evt-order-1002", "evt-order-1003", "evt-pay-2002", "evt-pay-2003")) {
+                    if (incidentsWithEventId(app, eventId) != 1) {
+                        return false;
+                    }
+                }
+                return true;
+            });
             assertThat(incidentsWithEventId(app, "evt-order-1001") + incidentsWithEventId(app, "evt-pay-2001"))
                     .as("records the services took open nothing").isZero();
             assertThat(RunningApp.get(app, "/api/v1/exception-groups", "viewer", RunningApp.PASSWORD).body())
@@ -50,13 +59,24 @@ class DemoFailuresIT {
                     .body().contains("\"publishStatus\":\"PUBLISHED\""));
             assertThat(RunningApp.post(app, "/api/v1/incidents/" + payment + "/resolve", "operator", REASON).statusCode())
                     .as("resolved before the re-failure is back").isEqualTo(204);
-            await().atMost(Duration.ofSeconds(90)).until(() -> Replays.events(app, payment, "IncidentReopened") == 1);
+            await().atMost(Duration.ofSeconds(90)).alias("the re-failure reopens " + payment)
+                    .conditionEvaluationListener(condition -> {
+                        if (condition.getRemainingTimeInMS() <= condition.getPollInterval().toMillis()) {
+                            System.out.println("[DemoFailuresIT] events of " + payment + ": " + eventTypes(app, payment));
+                        }
+                    })
+                    .until(() -> Replays.events(app, payment, "IncidentReopened") == 1);
             await().atMost(Duration.ofSeconds(30)).until(() -> "OPEN".equals(Replays.statusOf(app, payment)));
             assertThat(Replays.events(app, payment, "RetryFailureCorrelated")).as("the re-failure joined its incident").isEqualTo(1);
         }
     }
 
     private static final String REASON = "{\"reason\":\"tour\"}";
+
+    private static List<String> eventTypes(ConfigurableApplicationContext app, String incidentId) {
+        return app.getBean(JdbcTemplate.class).queryForList("SELECT payload_type FROM domain_event_entry WHERE aggregate_identifier = ? "
+                + "ORDER BY sequence_number", String.class, incidentId).stream().map(type -> type.substring(type.lastIndexOf('.') + 1)).toList();
+    }
 
     private static int incidentsWithEventId(ConfigurableApplicationContext app, String eventId) throws Exception {
         Matcher total = Pattern.compile("\"total\":(\\d+)")
