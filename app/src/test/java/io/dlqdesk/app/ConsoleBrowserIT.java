@@ -511,7 +511,7 @@ class ConsoleBrowserIT {
         Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 
-    /** The README's pictures: written to docs/ only when asked for (-Dconsole.docs=true), from the screenshot just taken. */
+    /** The pictures of README.md and docs/console.md: written to docs/ only when asked for (-Dconsole.docs=true), from the screenshot just taken. */
     private static void copyToDocs(String name) throws Exception {
         if (Boolean.getBoolean("console.docs")) {
             Path docs = Path.of("..", "docs");

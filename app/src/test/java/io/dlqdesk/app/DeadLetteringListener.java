@@ -14,6 +14,7 @@ import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.KafkaMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListener;
+import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.FixedBackOff;
 
 import java.util.Map;
@@ -26,10 +27,18 @@ import java.util.function.Consumer;
  */
 final class DeadLetteringListener implements AutoCloseable {
 
+    private static final FixedBackOff NO_RETRIES = new FixedBackOff(0, 0);
+
     private final DefaultKafkaProducerFactory<byte[], byte[]> producerFactory;
     private final KafkaMessageListenerContainer<byte[], byte[]> container;
 
     DeadLetteringListener(String bootstrapServers, String topic, String group, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+        this(bootstrapServers, topic, group, handler, NO_RETRIES);
+    }
+
+    /** A replayed record (one with {@code dlq-incident-attempt}) is retried by {@code replayBackOff} before it is dead-lettered. */
+    DeadLetteringListener(String bootstrapServers, String topic, String group, Consumer<ConsumerRecord<byte[], byte[]>> handler,
+                          BackOff replayBackOff) {
         producerFactory = new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers),
                 new ByteArraySerializer(), new ByteArraySerializer());
         DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(producerFactory),
@@ -40,7 +49,10 @@ final class DeadLetteringListener implements AutoCloseable {
         container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
-        container.setCommonErrorHandler(new DefaultErrorHandler(recoverer, new FixedBackOff(0, 0)));
+        // the handler's own back-off is the replay one: with a back-off that never retries it would not ask the function at all
+        DefaultErrorHandler errors = new DefaultErrorHandler(recoverer, replayBackOff);
+        errors.setBackOffFunction((record, e) -> record.headers().lastHeader("dlq-incident-attempt") != null ? replayBackOff : NO_RETRIES);
+        container.setCommonErrorHandler(errors);
     }
 
     void start() {

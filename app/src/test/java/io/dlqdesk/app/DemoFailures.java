@@ -13,6 +13,8 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.Environment;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.FixedBackOff;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,16 +29,44 @@ import java.util.function.Consumer;
  * write them (Spring Kafka listeners whose failures go to {@code <topic>.dlq} through
  * DeadLetterPublishingRecoverer), fail on a handful of records, so a newcomer sees incidents at once.
  * The orders service fails only on a first delivery (a replay succeeds); the payments service keeps
- * failing (a replay fails again and is correlated to its incident). Records are sent once, when the
- * demo topics are first created.
+ * failing (a replay fails again and is correlated to its incident). It retries a replayed record for
+ * {@link #PAYMENTS_REPLAY_RETRIES} first, as a service with a retry back-off does: that is the time the
+ * README's tour has to resolve the incident and watch the re-failure reopen it. Records are sent once,
+ * when the demo topics are first created.
  */
 final class DemoFailures implements ApplicationListener<ApplicationEvent> {
 
     static final String ENABLED = "dlqdesk.embedded.demo-data";
     static final String ORDERS = "demo.orders";
     static final String PAYMENTS = "demo.payments";
+    private static final String PREFIX = "demo";
+    /** Three tries 10 s apart: about 30 s from a replay to its re-failure on the DLQ. */
+    static final FixedBackOff PAYMENTS_REPLAY_RETRIES = new FixedBackOff(10_000, 3);
 
     private final List<DeadLetteringListener> services = new ArrayList<>();
+    private final String prefix;
+    private final String orders;
+    private final String payments;
+
+    /** The demo as the local run shows it: {@value #ORDERS} and {@value #PAYMENTS}. */
+    DemoFailures() {
+        this(PREFIX);
+    }
+
+    /** The same services and records on {@code <prefix>.orders} and {@code <prefix>.payments}, with groups of their own. */
+    DemoFailures(String prefix) {
+        this.prefix = prefix;
+        this.orders = prefix + ".orders";
+        this.payments = prefix + ".payments";
+    }
+
+    String orders() {
+        return orders;
+    }
+
+    String payments() {
+        return payments;
+    }
 
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
@@ -52,9 +82,9 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
         boolean created;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            created = !existing.contains(ORDERS);
+            created = !existing.contains(orders);
             List<NewTopic> topics = new ArrayList<>();
-            for (String topic : List.of(ORDERS, ORDERS + ".dlq", PAYMENTS, PAYMENTS + ".dlq")) {
+            for (String topic : List.of(orders, orders + ".dlq", payments, payments + ".dlq")) {
                 if (!existing.contains(topic)) {
                     topics.add(new NewTopic(topic, 3, (short) 1));
                 }
@@ -63,38 +93,43 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
         } catch (Exception e) {
             throw new IllegalStateException("demo data: cannot create the demo topics on " + servers, e);
         }
-        services.add(service(servers, ORDERS, "demo-orders-service", record -> {
+        services.add(service(servers, orders, prefix + "-orders-service", record -> {
             if (record.headers().lastHeader("dlq-incident-attempt") == null && text(record.value()).contains("SKU-404")) {
                 throw new IllegalStateException("no price for SKU-404 in price list 2026-11");
             }
         }));
-        services.add(service(servers, PAYMENTS, "demo-payments-service", record -> {
+        services.add(service(servers, payments, prefix + "-payments-service", record -> {
             if (text(record.value()).contains("\"card\":\"4000")) {
                 throw new IllegalArgumentException("card declined by issuer for payment " + text(record.key()));
             }
-        }));
+        }, PAYMENTS_REPLAY_RETRIES));
         if (created) {
             send(servers);
         }
-        System.out.println("[embedded] demo data: services on " + ORDERS + " and " + PAYMENTS + " (failures go to <topic>.dlq)");
+        System.out.println("[embedded] demo data: services on " + orders + " and " + payments + " (failures go to <topic>.dlq)");
     }
 
     private static DeadLetteringListener service(String servers, String topic, String group,
                                                  Consumer<ConsumerRecord<byte[], byte[]>> handler) {
-        DeadLetteringListener service = new DeadLetteringListener(servers, topic, group, handler);
+        return service(servers, topic, group, handler, new FixedBackOff(0, 0));
+    }
+
+    private static DeadLetteringListener service(String servers, String topic, String group,
+                                                 Consumer<ConsumerRecord<byte[], byte[]>> handler, BackOff replayBackOff) {
+        DeadLetteringListener service = new DeadLetteringListener(servers, topic, group, handler, replayBackOff);
         service.start();
         return service;
     }
 
     private void send(String servers) {
         String[][] records = {
-                {ORDERS, "order-1001", "{\"order\":1001,\"sku\":\"SKU-7\",\"qty\":1}"},
-                {ORDERS, "order-1002", "{\"order\":1002,\"sku\":\"SKU-404\",\"qty\":2}"},
-                {ORDERS, "order-1003", "{\"order\":1003,\"sku\":\"SKU-404\",\"qty\":1}"},
-                {ORDERS, "order-1004", "{\"order\":1004,\"sku\":\"SKU-12\",\"qty\":5}"},
-                {PAYMENTS, "pay-2001", "{\"payment\":2001,\"card\":\"4111-xxxx\",\"amount\":\"19.99\"}"},
-                {PAYMENTS, "pay-2002", "{\"payment\":2002,\"card\":\"4000-xxxx\",\"amount\":\"250.00\"}"},
-                {PAYMENTS, "pay-2003", "{\"payment\":2003,\"card\":\"4000-xxxx\",\"amount\":\"12.50\"}"}};
+                {orders, "order-1001", "{\"order\":1001,\"sku\":\"SKU-7\",\"qty\":1}"},
+                {orders, "order-1002", "{\"order\":1002,\"sku\":\"SKU-404\",\"qty\":2}"},
+                {orders, "order-1003", "{\"order\":1003,\"sku\":\"SKU-404\",\"qty\":1}"},
+                {orders, "order-1004", "{\"order\":1004,\"sku\":\"SKU-12\",\"qty\":5}"},
+                {payments, "pay-2001", "{\"payment\":2001,\"card\":\"4111-xxxx\",\"amount\":\"19.99\"}"},
+                {payments, "pay-2002", "{\"payment\":2002,\"card\":\"4000-xxxx\",\"amount\":\"250.00\"}"},
+                {payments, "pay-2003", "{\"payment\":2003,\"card\":\"4000-xxxx\",\"amount\":\"12.50\"}"}};
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (String[] record : records) {

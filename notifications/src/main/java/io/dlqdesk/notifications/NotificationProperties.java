@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code dlqdesk.notifications.*}: the webhooks and how deliveries to them are retried. Defaults are the shipped ones
- * (listed in README). Each receiver is known by its {@code name}: its deliveries are rows under that name, so a
+ * (listed in docs/configuration.md). Each receiver is known by its {@code name}: its deliveries are rows under that name, so a
  * changed URL or secret applies to what is still pending.
  */
 @Validated

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import java.time.Duration;
 import java.util.List;
 
-/** {@code dlqdesk.retention.*} (defaults here are the shipped ones, listed in README). */
+/** {@code dlqdesk.retention.*} (defaults here are the shipped ones, listed in docs/configuration.md). */
 @ConfigurationProperties("dlqdesk.retention")
 public record RetentionProperties(
         @DefaultValue("5m") Duration clockSkewMargin,

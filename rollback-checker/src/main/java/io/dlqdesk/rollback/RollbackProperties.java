@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * {@code dlqdesk.rollback.*}: the rollback-readiness check. Defaults here are the shipped ones (listed in README).
+ * {@code dlqdesk.rollback.*}: the rollback-readiness check. Defaults here are the shipped ones (listed in docs/configuration.md).
  *
  * @param observationInterval time between the two observations a READY verdict needs
  * @param horizon             replays decided longer ago than this are not checked for consumption

@@ -46,7 +46,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Two Spring Kafka listeners in different groups read one topic, both with
  * {@code @KafkaListener(filter = "replayFilter")} on a container factory left at its defaults
- * ({@code AckMode.BATCH}), as the README tells users to set it up, or with MANUAL acks and
+ * ({@code AckMode.BATCH}), as docs/concepts.md ("Consumers") tells users to set it up, or with MANUAL acks and
  * {@code ackDiscarded}. The filter trusts desk-prod only.
  */
 class TargetGroupFilterIT {

@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code dlqdesk.ingest.*}: the DLQ consumer. Defaults here are the shipped ones (listed in README). */
+/** {@code dlqdesk.ingest.*}: the DLQ consumer. Defaults here are the shipped ones (listed in docs/configuration.md). */
 @Validated
 @ConfigurationProperties("dlqdesk.ingest")
 public record IngestProperties(

@@ -9,7 +9,7 @@ import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
 
-/** {@code dlqdesk.replay.jobs.*}: bulk replay jobs. Defaults are the shipped ones (listed in README). */
+/** {@code dlqdesk.replay.jobs.*}: bulk replay jobs. Defaults are the shipped ones (listed in docs/configuration.md). */
 @Validated
 @ConfigurationProperties("dlqdesk.replay.jobs")
 public record ReplayJobProperties(

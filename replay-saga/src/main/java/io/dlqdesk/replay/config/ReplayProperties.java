@@ -12,7 +12,7 @@ import org.springframework.validation.annotation.Validated;
 import java.time.Duration;
 import java.util.Set;
 
-/** {@code dlqdesk.replay.*}: replay requests, the outbox poller and its producer. Defaults are the shipped ones (listed in README). */
+/** {@code dlqdesk.replay.*}: replay requests, the outbox poller and its producer. Defaults are the shipped ones (listed in docs/configuration.md). */
 @Validated
 @ConfigurationProperties("dlqdesk.replay")
 public record ReplayProperties(
