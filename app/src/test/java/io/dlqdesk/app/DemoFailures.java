@@ -13,7 +13,6 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.Environment;
-import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.FixedBackOff;
 
 import java.nio.charset.StandardCharsets;
@@ -93,30 +92,23 @@ final class DemoFailures implements ApplicationListener<ApplicationEvent> {
         } catch (Exception e) {
             throw new IllegalStateException("demo data: cannot create the demo topics on " + servers, e);
         }
-        services.add(service(servers, orders, prefix + "-orders-service", record -> {
+        services.add(started(new DeadLetteringListener(servers, orders, prefix + "-orders-service", record -> {
             if (record.headers().lastHeader("dlq-incident-attempt") == null && text(record.value()).contains("SKU-404")) {
                 throw new IllegalStateException("no price for SKU-404 in price list 2026-11");
             }
-        }));
-        services.add(service(servers, payments, prefix + "-payments-service", record -> {
+        })));
+        services.add(started(new DeadLetteringListener(servers, payments, prefix + "-payments-service", record -> {
             if (text(record.value()).contains("\"card\":\"4000")) {
                 throw new IllegalArgumentException("card declined by issuer for payment " + text(record.key()));
             }
-        }, PAYMENTS_REPLAY_RETRIES));
+        }, PAYMENTS_REPLAY_RETRIES)));
         if (created) {
             send(servers);
         }
         System.out.println("[embedded] demo data: services on " + orders + " and " + payments + " (failures go to <topic>.dlq)");
     }
 
-    private static DeadLetteringListener service(String servers, String topic, String group,
-                                                 Consumer<ConsumerRecord<byte[], byte[]>> handler) {
-        return service(servers, topic, group, handler, new FixedBackOff(0, 0));
-    }
-
-    private static DeadLetteringListener service(String servers, String topic, String group,
-                                                 Consumer<ConsumerRecord<byte[], byte[]>> handler, BackOff replayBackOff) {
-        DeadLetteringListener service = new DeadLetteringListener(servers, topic, group, handler, replayBackOff);
+    private static DeadLetteringListener started(DeadLetteringListener service) {
         service.start();
         return service;
     }
