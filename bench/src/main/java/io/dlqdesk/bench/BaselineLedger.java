@@ -37,7 +37,7 @@ final class BaselineLedger implements AutoCloseable {
 
     private final JdbcTemplate jdbc;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS);
+    private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS, work -> new Thread(work, "baseline-ledger-worker"));
     private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
     private final Map<TopicPartition, Prefix> prefixes = new HashMap<>();
     private final AtomicBoolean running = new AtomicBoolean(true);

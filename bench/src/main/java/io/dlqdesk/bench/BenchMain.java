@@ -94,6 +94,10 @@ public final class BenchMain {
             }
             double[] alone = ingest.writePathAlone(rounds);
             System.out.printf(Locale.ROOT, "ingest, write path alone (event processors stopped): %.0f/s (baseline %.0f/s)%n", alone[0], alone[1]);
+            if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
+                System.out.println("ingest, last round, per record: " + ingestWork);
+                System.exit(0);
+            }
             double ingestRatio = Stats.median(ingestDurable) / Stats.median(ingestBaseline);
             json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
                     "baseline_per_s", round0(Stats.median(ingestBaseline)), "product_visible_per_s", round0(Stats.median(ingestVisible)),
@@ -184,17 +188,17 @@ public final class BenchMain {
         double[] rebuildFloor = new double[rounds];
         Map<String, Object> rebuildWork = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
-            DatabaseWork work;
+            if (round % 2 == 1) {
+                rebuildBaseline[round] = events / rebuild.baseline();
+            }
+            DatabaseWork work = DatabaseWork.start(product.jdbc);
+            CpuWork cpu = CpuWork.start();
+            rebuildProduct[round] = events / rebuild.product();
+            Map<String, Object> productWork = work.per(events);
+            productWork.put("cpu", cpu.per(events));
+            rebuildWork.put("product", productWork);
             if (round % 2 == 0) {
-                work = DatabaseWork.start(product.jdbc);
-                rebuildProduct[round] = events / rebuild.product();
-                rebuildWork.put("product", work.per(events));
                 rebuildBaseline[round] = events / rebuild.baseline();
-            } else {
-                rebuildBaseline[round] = events / rebuild.baseline();
-                work = DatabaseWork.start(product.jdbc);
-                rebuildProduct[round] = events / rebuild.product();
-                rebuildWork.put("product", work.per(events));
             }
             rebuildFloor[round] = events / rebuild.floor();
             System.out.printf(Locale.ROOT, "rebuild round %d: %.0f events/s (baseline %.0f/s; one no-op Axon processor %.0f/s)%n", round + 1,

@@ -52,6 +52,7 @@ final class IngestBench {
         // the product: its ingest loop already reads the (empty, pre-created) topic
         long ingestedBefore = product.ingested();
         DatabaseWork productWork = DatabaseWork.start(product.jdbc);
+        CpuWork productCpu = CpuWork.start();
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
             for (ProducerRecord<byte[], byte[]> record : batch) {
                 producer.send(record);
@@ -62,15 +63,21 @@ final class IngestBench {
         long head = product.eventStoreHead();
         long visible = Progress.until(() -> product.reached("incident-summary", head), Duration.ofMinutes(2));
         Map<String, Object> productPerRecord = productWork.per(records);
+        productPerRecord.put("cpu", productCpu.per(records));
 
         // the baseline, on the same records
         double baseline;
         DatabaseWork baselineWork = DatabaseWork.start(product.jdbc);
+        CpuWork baselineCpu = CpuWork.start();
+        Map<String, Object> baselineCpuPerRecord;
         try (BaselineLedger ledger = new BaselineLedger(product.broker, product.jdbc.getDataSource(), topic, "baseline-" + round)) {
             baseline = Progress.await(ledger::stored, records, Duration.ofMinutes(2)).seconds();
+            baselineCpuPerRecord = baselineCpu.per(records); // while its threads live
         }
+        Map<String, Object> baselinePerRecord = baselineWork.per(records);
+        baselinePerRecord.put("cpu", baselineCpuPerRecord);
         return new Result(durable.seconds(), (visible - durable.first()) / 1e9, baseline, records, refailureCount, productPerRecord,
-                baselineWork.per(records));
+                baselinePerRecord);
     }
 
     /**

@@ -1,0 +1,115 @@
+package io.dlqdesk.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Where the CPU goes during a phase, in microseconds per item: the bench JVM's threads grouped by what they
+ * run (each event processor, the ingest loop and workers, the in-process broker, the load), the rest of
+ * the JVM (GC, compiler), and the embedded database's process when it is a child of this JVM.
+ */
+final class CpuWork {
+
+    private static final Pattern PROCESSOR = Pattern.compile("^(?:WorkPackage|Coordinator)\\[([^]]+)]");
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final Map<Long, Long> threadsBefore;
+    private final long processBefore;
+    private final Optional<ProcessHandle> database;
+    private final long databaseBefore;
+
+    private CpuWork() {
+        this.threadsBefore = threadTimes();
+        this.processBefore = processCpu();
+        this.database = ProcessHandle.current().descendants()
+                .filter(process -> process.info().command().map(command -> command.contains("mariadbd") || command.contains("mysqld")).orElse(false))
+                .findFirst();
+        this.databaseBefore = database.map(CpuWork::cpuOf).orElse(0L);
+    }
+
+    static CpuWork start() {
+        return new CpuWork();
+    }
+
+    /** CPU µs per item since {@link #start}, by component, largest first; threads that ended meanwhile are not counted. */
+    Map<String, Object> per(long items) {
+        Map<String, Long> byComponent = new TreeMap<>();
+        long threadsTotal = 0;
+        for (Map.Entry<Long, Long> thread : threadTimes().entrySet()) {
+            long used = thread.getValue() - threadsBefore.getOrDefault(thread.getKey(), 0L);
+            ThreadInfo info = THREADS.getThreadInfo(thread.getKey());
+            if (info == null || used <= 0) {
+                continue;
+            }
+            byComponent.merge(component(info.getThreadName()), used, Long::sum);
+            threadsTotal += used;
+        }
+        long process = processCpu() - processBefore;
+        Map<String, Object> per = new LinkedHashMap<>();
+        per.put("jvm_us_per_item", micros(process, items));
+        database.ifPresent(db -> per.put("database_us_per_item", micros(cpuOf(db) - databaseBefore, items)));
+        Map<String, Object> components = new LinkedHashMap<>();
+        byComponent.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(entry -> components.put(entry.getKey(), micros(entry.getValue(), items)));
+        components.put("jvm, not in a Java thread (GC, compiler)", micros(Math.max(0, process - threadsTotal), items));
+        per.put("jvm_threads_us_per_item", components);
+        return per;
+    }
+
+    static String component(String thread) {
+        Matcher processor = PROCESSOR.matcher(thread);
+        if (processor.find()) {
+            return "processor " + processor.group(1);
+        }
+        if (thread.startsWith("dlq-ingest")) {
+            return "ingest loop and workers";
+        }
+        if (thread.startsWith("data-plane-kafka") || thread.startsWith("quorum-controller") || thread.startsWith("kafka-")
+                && !thread.startsWith("kafka-producer") || thread.startsWith("raft-") || thread.startsWith("ReplicaFetcher")
+                || thread.startsWith("ExpirationReaper") || thread.startsWith("broker-") || thread.startsWith("LogDirFailureHandler")) {
+            return "broker (in-process)";
+        }
+        if (thread.startsWith("kafka-producer-network-thread") || thread.startsWith("kafka-coordinator")) {
+            return "kafka clients";
+        }
+        if (thread.startsWith("EmbeddedEventStore")) {
+            return "event store reader (shared by the processors)";
+        }
+        if (thread.contains("BenchMain") || thread.startsWith("baseline")) {
+            return "bench load and baseline";
+        }
+        return "other threads";
+    }
+
+    private static Map<Long, Long> threadTimes() {
+        Map<Long, Long> times = new HashMap<>();
+        for (long id : THREADS.getAllThreadIds()) {
+            long cpu = THREADS.getThreadCpuTime(id);
+            if (cpu > 0) {
+                times.put(id, cpu);
+            }
+        }
+        return times;
+    }
+
+    private static long processCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static long cpuOf(ProcessHandle process) {
+        return process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    private static double micros(long nanos, long items) {
+        return Math.round(nanos / 100.0 / Math.max(1, items)) / 10.0;
+    }
+}
