@@ -1,21 +1,27 @@
 package io.dlqdesk.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Where the CPU goes during a phase, in microseconds per item: the bench JVM's threads grouped by what they
- * run (each event processor, the ingest loop and workers, the in-process broker, the load), the rest of
- * the JVM (GC, compiler), and the embedded database's process when it is a child of this JVM.
+ * run (each event processor, the ingest loop and workers, the in-process broker, the load), the JVM's own
+ * threads (garbage collector, JIT compiler, the rest), and the embedded database's process when it is a
+ * child of this JVM.
  */
 final class CpuWork {
 
@@ -23,12 +29,14 @@ final class CpuWork {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final Map<Long, Long> threadsBefore;
+    private final Map<String, Long> nativeBefore;
     private final long processBefore;
     private final Optional<ProcessHandle> database;
     private final long databaseBefore;
 
     private CpuWork() {
         this.threadsBefore = threadTimes();
+        this.nativeBefore = nativeThreadTimes();
         this.processBefore = processCpu();
         this.database = ProcessHandle.current().descendants()
                 .filter(process -> process.info().command().map(command -> command.contains("mariadbd") || command.contains("mysqld")).orElse(false))
@@ -60,7 +68,12 @@ final class CpuWork {
         Map<String, Object> components = new LinkedHashMap<>();
         byComponent.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(entry -> components.put(entry.getKey(), micros(entry.getValue(), items)));
-        components.put("jvm, not in a Java thread (GC, compiler)", micros(Math.max(0, process - threadsTotal), items));
+        Map<String, Long> nativeAfter = nativeThreadTimes();
+        for (String vmPart : List.of("jvm: garbage collector", "jvm: JIT compiler")) {
+            components.put(vmPart, micros(nativeAfter.getOrDefault(vmPart, 0L) - nativeBefore.getOrDefault(vmPart, 0L), items));
+        }
+        components.put("jvm: everything else", micros(Math.max(0, process - threadsTotal
+                - nativeAfter.values().stream().mapToLong(Long::longValue).sum() + nativeBefore.values().stream().mapToLong(Long::longValue).sum()), items));
         per.put("jvm_threads_us_per_item", components);
         return per;
     }
@@ -97,6 +110,35 @@ final class CpuWork {
             if (cpu > 0) {
                 times.put(id, cpu);
             }
+        }
+        return times;
+    }
+
+    /** The JVM's own threads (not Java threads) by what they do, from Linux's per-thread accounting; empty elsewhere. */
+    private static Map<String, Long> nativeThreadTimes() {
+        Map<String, Long> times = new HashMap<>();
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return times;
+        }
+        try (Stream<Path> threads = Files.list(tasks)) {
+            threads.forEach(thread -> {
+                try {
+                    String name = Files.readString(thread.resolve("comm")).trim();
+                    String part = name.startsWith("GC Thread") || name.startsWith("G1 ") ? "jvm: garbage collector"
+                            : name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler") ? "jvm: JIT compiler" : null;
+                    if (part != null) {
+                        String stat = Files.readString(thread.resolve("stat"));
+                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+                        times.merge(part, ticks * 10_000_000L, Long::sum); // 100 ticks a second
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended while it was read
+                }
+            });
+        } catch (IOException e) {
+            return times;
         }
         return times;
     }
