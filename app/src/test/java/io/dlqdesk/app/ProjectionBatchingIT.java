@@ -208,13 +208,15 @@ class ProjectionBatchingIT {
         return events;
     }
 
-    /** The counts table is the summary table grouped by each dimension and status. */
+    /** The counts table is the summary table grouped by each dimension (and the gauges' topic and group) and status. */
     private static void assertCountsAreTheSummaryGrouped() {
         List<Map<String, Object>> grouped = jdbc().queryForList("SELECT dimension, value, status, incidents FROM ("
                 + " SELECT 'TOPIC' AS dimension, topic AS value, status, COUNT(*) AS incidents FROM incident_summary GROUP BY topic, status"
                 + " UNION ALL SELECT 'CONSUMER_GROUP', consumer_group, status, COUNT(*) FROM incident_summary GROUP BY consumer_group, status"
                 + " UNION ALL SELECT 'STATUS', status, status, COUNT(*) FROM incident_summary GROUP BY status"
                 + " UNION ALL SELECT 'EXCEPTION_GROUP', exception_group, status, COUNT(*) FROM incident_summary GROUP BY exception_group, status"
+                + " UNION ALL SELECT 'LOCATION', CONCAT(topic, CHAR(10), consumer_group), status, COUNT(*) FROM incident_summary"
+                + " GROUP BY topic, consumer_group, status"
                 + ") g ORDER BY dimension, value, status");
         assertThat(jdbc().queryForList("SELECT dimension, value, status, incidents FROM incident_count WHERE incidents <> 0"
                 + " ORDER BY dimension, value, status")).isEqualTo(grouped);

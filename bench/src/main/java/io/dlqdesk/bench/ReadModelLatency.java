@@ -239,7 +239,7 @@ public final class ReadModelLatency {
         }
         // the counts the projection keeps alongside
         for (String[] dimension : new String[][] {{"TOPIC", "topic"}, {"CONSUMER_GROUP", "consumer_group"}, {"STATUS", "status"},
-                {"EXCEPTION_GROUP", "exception_group"}}) {
+                {"EXCEPTION_GROUP", "exception_group"}, {"LOCATION", "CONCAT(topic, CHAR(10), consumer_group)"}}) {
             jdbc.update("INSERT INTO incident_count (dimension, value, status, incidents) SELECT '" + dimension[0] + "', " + dimension[1]
                     + ", status, COUNT(*) FROM incident_summary GROUP BY " + dimension[1] + ", status");
         }

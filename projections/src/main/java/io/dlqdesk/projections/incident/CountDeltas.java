@@ -9,12 +9,22 @@ import java.util.TreeMap;
 
 /**
  * What one batch changes in incident_count, netted per (dimension, value, status): an incident adds one to each of
- * its dimensions under its status, and a status change moves that one. An incident opened and resolved in one batch
+ * its dimensions (and its {@link #LOCATION}) under its status, and a status change moves that one. An incident opened and resolved in one batch
  * adds nothing under OPEN, so that row is not written at all.
  */
 final class CountDeltas {
 
     private record Key(String dimension, String value, String status) {
+    }
+
+    /**
+     * Not a dimension the counts API offers: the open-incident gauges' (topic, group) pairs, as topic, a newline, group
+     * (a Kafka topic name has no newline, so the first one splits them).
+     */
+    static final String LOCATION = "LOCATION";
+
+    static String location(String topic, String consumerGroup) {
+        return topic + "\n" + consumerGroup;
     }
 
     /** Key order is the order rows are written, hence locked: the same in every batch, so two segments cannot deadlock. */
@@ -44,9 +54,14 @@ final class CountDeltas {
         add(CountIncidentsQuery.Dimension.CONSUMER_GROUP, incident.consumerGroup(), status, delta);
         add(CountIncidentsQuery.Dimension.STATUS, status.name(), status, delta);
         add(CountIncidentsQuery.Dimension.EXCEPTION_GROUP, incident.group().id(), status, delta);
+        add(LOCATION, location(incident.topic(), incident.consumerGroup()), status, delta);
     }
 
     private void add(CountIncidentsQuery.Dimension dimension, String value, IncidentStatus status, int delta) {
-        deltas.merge(new Key(dimension.name(), value, status.name()), (long) delta, Long::sum);
+        add(dimension.name(), value, status, delta);
+    }
+
+    private void add(String dimension, String value, IncidentStatus status, int delta) {
+        deltas.merge(new Key(dimension, value, status.name()), (long) delta, Long::sum);
     }
 }

@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * Unresolved incidents (OPEN or ACKED) as gauges, read from incident_summary and incident_count by
@@ -51,20 +53,22 @@ public final class OpenIncidentGauges {
         refreshByException();
     }
 
+    /** Counts per (topic, group, status) from incident_count, and the oldest unresolved incident from (status, detected_at). */
     private void refreshByLocation() {
-        Instant[] oldest = {null};
-        List<CappedSeries.Series> series = jdbc.query("SELECT topic, consumer_group, status, COUNT(*) AS incidents, MIN(detected_at) AS oldest"
-                        + " FROM incident_summary WHERE status IN " + UNRESOLVED + " GROUP BY topic, consumer_group, status",
+        List<CappedSeries.Series> series = jdbc.query("SELECT value, status, incidents FROM incident_count WHERE dimension = '"
+                        + CountDeltas.LOCATION + "' AND status IN " + UNRESOLVED + " AND incidents > 0",
                 (row, number) -> {
-                    Instant detected = row.getObject("oldest", LocalDateTime.class).toInstant(ZoneOffset.UTC); // stored as UTC
-                    if (oldest[0] == null || detected.isBefore(oldest[0])) {
-                        oldest[0] = detected;
-                    }
-                    return new CappedSeries.Series(List.of(row.getString("topic"), row.getString("consumer_group"), row.getString("status")),
+                    String location = row.getString("value");
+                    int split = location.indexOf('\n');
+                    return new CappedSeries.Series(List.of(location.substring(0, split), location.substring(split + 1), row.getString("status")),
                             row.getLong("incidents"));
                 });
         open.register(byLocation.rows(series), true);
-        oldestDetectedAt = oldest[0];
+        // one index lookup each: MIN over an IN list would read every unresolved incident's entry
+        oldestDetectedAt = Stream.of("OPEN", "ACKED")
+                .map(status -> jdbc.queryForObject("SELECT MIN(detected_at) FROM incident_summary WHERE status = ?", LocalDateTime.class, status))
+                .filter(Objects::nonNull).map(detected -> detected.toInstant(ZoneOffset.UTC)) // stored as UTC
+                .min(Instant::compareTo).orElse(null);
     }
 
     private void refreshByException() {
