@@ -54,6 +54,12 @@ public final class BenchMain {
                 System.out.println("rebuild: " + ((Map<?, ?>) json.get("rebuild")).get("database_work_last_round"));
                 System.exit(0);
             }
+            if (settings.memoryOnly()) { // the memory benchmark alone, on a fresh service: latest.json untouched
+                MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds(), database.jdbcUrl());
+                System.out.printf(Locale.ROOT, "memory: peak live heap %.0f MiB (used %.0f MiB), database paused %.0f s%n", memory.peakLiveMb(),
+                        memory.peakUsedMb(), memory.pausedSeconds());
+                System.exit(0);
+            }
             ReplayBench replay = new ReplayBench(product, settings.replays());
             IngestBench ingest = new IngestBench(product, settings.ingestRecords());
             int rounds = settings.rounds();
