@@ -12,12 +12,10 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Objects;
-import java.util.stream.Stream;
 
 /**
  * Unresolved incidents (OPEN or ACKED) as gauges, read from incident_summary and incident_count by
- * {@link #refresh()} on a schedule, one query per family, never on a scrape. Each labelled family is
+ * {@link #refresh()} on a schedule, indexed queries only (one per family, and one for the oldest), never on a scrape. Each labelled family is
  * capped ({@link CappedSeries}); the oldest incident's age is computed at scrape time from the
  * refreshed detection time, so it keeps growing between refreshes.
  */
@@ -53,7 +51,7 @@ public final class OpenIncidentGauges {
         refreshByException();
     }
 
-    /** Counts per (topic, group, status) from incident_count, and the oldest unresolved incident from (status, detected_at). */
+    /** Counts per (topic, group, status) from incident_count; the oldest unresolved incident from (status, detected_at), a second query. */
     private void refreshByLocation() {
         List<CappedSeries.Series> series = jdbc.query("SELECT value, status, incidents FROM incident_count WHERE dimension = '"
                         + CountDeltas.LOCATION + "' AND status IN " + UNRESOLVED + " AND incidents > 0",
@@ -64,11 +62,11 @@ public final class OpenIncidentGauges {
                             row.getLong("incidents"));
                 });
         open.register(byLocation.rows(series), true);
-        // one index lookup each: MIN over an IN list would read every unresolved incident's entry
-        oldestDetectedAt = Stream.of("OPEN", "ACKED")
-                .map(status -> jdbc.queryForObject("SELECT MIN(detected_at) FROM incident_summary WHERE status = ?", LocalDateTime.class, status))
-                .filter(Objects::nonNull).map(detected -> detected.toInstant(ZoneOffset.UTC)) // stored as UTC
-                .min(Instant::compareTo).orElse(null);
+        // one index lookup per status: MIN over an IN list would read every unresolved incident's entry
+        LocalDateTime oldest = jdbc.queryForObject("SELECT MIN(oldest) FROM ("
+                + "SELECT MIN(detected_at) AS oldest FROM incident_summary WHERE status = 'OPEN'"
+                + " UNION ALL SELECT MIN(detected_at) FROM incident_summary WHERE status = 'ACKED') unresolved", LocalDateTime.class);
+        oldestDetectedAt = oldest == null ? null : oldest.toInstant(ZoneOffset.UTC); // stored as UTC
     }
 
     private void refreshByException() {
