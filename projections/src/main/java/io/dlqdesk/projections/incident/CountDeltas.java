@@ -27,6 +27,12 @@ final class CountDeltas {
         return topic + "\n" + consumerGroup;
     }
 
+    /** A {@link #LOCATION} value back as its topic and group. */
+    static List<String> topicAndGroup(String location) {
+        int split = location.indexOf('\n');
+        return List.of(location.substring(0, split), location.substring(split + 1));
+    }
+
     /** Key order is the order rows are written, hence locked: the same in every batch, so two segments cannot deadlock. */
     private static final Comparator<Key> WRITE_ORDER = Comparator.comparing(Key::dimension).thenComparing(Key::value)
             .thenComparing(Key::status);

@@ -56,9 +56,8 @@ public final class OpenIncidentGauges {
         List<CappedSeries.Series> series = jdbc.query("SELECT value, status, incidents FROM incident_count WHERE dimension = '"
                         + CountDeltas.LOCATION + "' AND status IN " + UNRESOLVED + " AND incidents > 0",
                 (row, number) -> {
-                    String location = row.getString("value");
-                    int split = location.indexOf('\n');
-                    return new CappedSeries.Series(List.of(location.substring(0, split), location.substring(split + 1), row.getString("status")),
+                    List<String> topicAndGroup = CountDeltas.topicAndGroup(row.getString("value"));
+                    return new CappedSeries.Series(List.of(topicAndGroup.get(0), topicAndGroup.get(1), row.getString("status")),
                             row.getLong("incidents"));
                 });
         open.register(byLocation.rows(series), true);
