@@ -55,7 +55,7 @@ public final class BenchMain {
                 System.exit(0);
             }
             if (settings.memoryOnly()) { // the memory benchmark alone, on a fresh service: latest.json untouched
-                MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds(), database.jdbcUrl());
+                MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
                 System.out.printf(Locale.ROOT, "memory: peak live heap %.0f MiB (used %.0f MiB), database paused %.0f s%n", memory.peakLiveMb(),
                         memory.peakUsedMb(), memory.pausedSeconds());
                 System.exit(0);
@@ -125,7 +125,7 @@ public final class BenchMain {
 
             rebuild(settings, product, json, table);
 
-            MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds(), database.jdbcUrl());
+            MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
             json.put("memory", ordered("peak_heap_mb", round0(memory.peakLiveMb()), "peak_heap_used_mb", round0(memory.peakUsedMb()),
                     "max_heap_mb", round0(memory.maxHeapMb()), "database_paused_s", round0(memory.pausedSeconds()), "records", memory.records()));
             table.add(new String[] {"memory: peak live heap (after GC), MiB, DB paused " + Math.round(memory.pausedSeconds()) + " s",
@@ -198,7 +198,7 @@ public final class BenchMain {
                 rebuildBaseline[round] = events / rebuild.baseline();
             }
             DatabaseWork work = DatabaseWork.start(product.jdbc);
-            CpuWork cpu = CpuWork.start();
+            CpuWork cpu = CpuWork.start(product.databaseServer);
             rebuildProduct[round] = events / rebuild.product();
             Map<String, Object> productWork = work.per(events);
             productWork.put("cpu", cpu.per(events));

@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 /**
  * Where the CPU goes during a phase, in microseconds per item: the bench JVM's threads grouped by what they
  * run (each event processor, the ingest loop and workers, the in-process broker, the load), the JVM's own
- * threads (garbage collector, JIT compiler, the rest), and the embedded database's process when it is a
- * child of this JVM.
+ * threads (garbage collector, JIT compiler, the rest), and the database's server process when it runs on
+ * this machine.
  */
 final class CpuWork {
 
@@ -34,18 +34,17 @@ final class CpuWork {
     private final Optional<ProcessHandle> database;
     private final long databaseBefore;
 
-    private CpuWork() {
+    private CpuWork(Optional<ProcessHandle> database) {
         this.threadsBefore = threadTimes();
         this.nativeBefore = nativeThreadTimes();
         this.processBefore = processCpu();
-        this.database = ProcessHandle.current().descendants()
-                .filter(process -> process.info().command().map(command -> command.contains("mariadbd") || command.contains("mysqld")).orElse(false))
-                .findFirst();
+        this.database = database;
         this.databaseBefore = database.map(CpuWork::cpuOf).orElse(0L);
     }
 
-    static CpuWork start() {
-        return new CpuWork();
+    /** From now on; {@code database}: the database's server process, when it runs on this machine. */
+    static CpuWork start(Optional<ProcessHandle> database) {
+        return new CpuWork(database);
     }
 
     /** CPU µs per item since {@link #start}, by component, largest first; threads that ended meanwhile are not counted. */

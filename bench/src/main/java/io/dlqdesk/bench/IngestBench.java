@@ -52,7 +52,7 @@ final class IngestBench {
         // the product: its ingest loop already reads the (empty, pre-created) topic
         long ingestedBefore = product.ingested();
         DatabaseWork productWork = DatabaseWork.start(product.jdbc);
-        CpuWork productCpu = CpuWork.start();
+        CpuWork productCpu = CpuWork.start(product.databaseServer);
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
             for (ProducerRecord<byte[], byte[]> record : batch) {
                 producer.send(record);
@@ -68,7 +68,7 @@ final class IngestBench {
         // the baseline, on the same records
         double baseline;
         DatabaseWork baselineWork = DatabaseWork.start(product.jdbc);
-        CpuWork baselineCpu = CpuWork.start();
+        CpuWork baselineCpu = CpuWork.start(product.databaseServer);
         Map<String, Object> baselineCpuPerRecord;
         try (BaselineLedger ledger = new BaselineLedger(product.broker, product.jdbc.getDataSource(), topic, "baseline-" + round)) {
             baseline = Progress.await(ledger::stored, records, Duration.ofMinutes(2)).seconds();

@@ -13,8 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Heap while ingesting with the database paused (SIGSTOP, so connections hang rather than fail): the
@@ -32,7 +30,7 @@ final class MemoryBench {
     private MemoryBench() {
     }
 
-    static Result run(ProductUnderTest product, int records, int pauseSeconds, String jdbcUrl) throws Exception {
+    static Result run(ProductUnderTest product, int records, int pauseSeconds) throws Exception {
         List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream().filter(pool -> pool.getType() == MemoryType.HEAP).toList();
         AtomicLong peakLive = new AtomicLong();
         AtomicLong peakUsed = new AtomicLong();
@@ -52,7 +50,7 @@ final class MemoryBench {
         System.gc(); // start from the live set, not from the previous benchmarks' garbage
         sampler.start();
         long ingestedBefore = product.ingested();
-        Optional<ProcessHandle> database = databaseProcess(jdbcUrl);
+        Optional<ProcessHandle> database = product.databaseServer;
         long pausedNanos = 0;
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
             for (int i = 0; i < records; i++) {
@@ -77,25 +75,6 @@ final class MemoryBench {
         }
         return new Result(peakLive.get() / 1048576.0, peakUsed.get() / 1048576.0,
                 ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax() / 1048576.0, database.isPresent(), pausedNanos / 1e9, records);
-    }
-
-    /** The server process listening on the database's port, when it runs on this machine (the embedded MariaDB does). */
-    private static Optional<ProcessHandle> databaseProcess(String jdbcUrl) {
-        Matcher port = Pattern.compile("//(127\\.0\\.0\\.1|localhost):(\\d+)/").matcher(jdbcUrl);
-        if (!port.find()) {
-            System.out.println("memory: the database at " + jdbcUrl + " is not a local process: not pausing it");
-            return Optional.empty();
-        }
-        String argument = "--port=" + port.group(2);
-        List<ProcessHandle> servers = ProcessHandle.allProcesses()
-                .filter(process -> process.info().command().map(command -> command.endsWith("/mariadbd") || command.endsWith("/mysqld")).orElse(false))
-                .filter(process -> process.info().arguments().map(arguments -> List.of(arguments).contains(argument)).orElse(false))
-                .toList();
-        if (servers.size() != 1) {
-            System.out.println("memory: " + servers.size() + " database server processes with " + argument + ": not pausing any");
-            return Optional.empty();
-        }
-        return Optional.of(servers.get(0));
     }
 
     private static void signal(ProcessHandle process, String signal) throws Exception {

@@ -15,6 +15,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The whole service, in this JVM, as shipped but for where its data lives and which DLQ topics it reads. */
 final class ProductUnderTest implements AutoCloseable {
@@ -24,11 +27,14 @@ final class ProductUnderTest implements AutoCloseable {
     final ConfigurableApplicationContext app;
     final JdbcTemplate jdbc;
     final KafkaBroker broker;
+    /** The database's server process when it runs on this machine: paused by the memory bench, its CPU counted by {@link CpuWork}. */
+    final Optional<ProcessHandle> databaseServer;
 
-    private ProductUnderTest(ConfigurableApplicationContext app, KafkaBroker broker) {
+    private ProductUnderTest(ConfigurableApplicationContext app, KafkaBroker broker, String jdbcUrl) {
         this.app = app;
         this.jdbc = app.getBean(JdbcTemplate.class);
         this.broker = broker;
+        this.databaseServer = databaseServer(jdbcUrl);
     }
 
     static ProductUnderTest start(TestDatabase database, KafkaBroker broker, String ingestPattern) {
@@ -43,7 +49,7 @@ final class ProductUnderTest implements AutoCloseable {
             args.addAll(List.of(extra.trim().split("\\s+")));
         }
         ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class, AxonFloor.class).run(args.toArray(String[]::new));
-        ProductUnderTest product = new ProductUnderTest(app, broker);
+        ProductUnderTest product = new ProductUnderTest(app, broker, database.jdbcUrl());
         product.processor(AxonFloor.PROCESSING_GROUP).shutDown(); // only ever run alone, by the rebuild bench
         app.getBean(ReplaySwitch.class).set(true, new OperatorAction("bench", "benchmark replays", Instant.now()));
         return product;
@@ -71,6 +77,25 @@ final class ProductUnderTest implements AutoCloseable {
         var statuses = processor(processor).processingStatus().values();
         return !statuses.isEmpty() && statuses.stream().allMatch(status -> !status.isErrorState()
                 && status.getCurrentPosition().orElse(-1) >= index);
+    }
+
+    /** The server process listening on the database's port, when it runs on this machine (the embedded MariaDB does). */
+    private static Optional<ProcessHandle> databaseServer(String jdbcUrl) {
+        Matcher port = Pattern.compile("//(127\\.0\\.0\\.1|localhost):(\\d+)/").matcher(jdbcUrl);
+        if (!port.find()) {
+            System.out.println("bench: the database at " + jdbcUrl + " is not a local process: the memory bench does not pause it, its CPU is not counted");
+            return Optional.empty();
+        }
+        String argument = "--port=" + port.group(2);
+        List<ProcessHandle> servers = ProcessHandle.allProcesses()
+                .filter(process -> process.info().command().map(command -> command.endsWith("/mariadbd") || command.endsWith("/mysqld")).orElse(false))
+                .filter(process -> process.info().arguments().map(arguments -> List.of(arguments).contains(argument)).orElse(false))
+                .toList();
+        if (servers.size() != 1) {
+            System.out.println("bench: " + servers.size() + " database server processes with " + argument + ": none paused or counted");
+            return Optional.empty();
+        }
+        return Optional.of(servers.get(0));
     }
 
     @Override
