@@ -22,6 +22,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,6 +46,8 @@ import java.util.stream.Stream;
 @Configuration(proxyBeanMethods = false)
 class EventStoreWiring {
 
+    private static final Logger LOG = LoggerFactory.getLogger(EventStoreWiring.class);
+
     /** Events per read when a processor or an aggregate load fetches from the store. */
     static final int FETCH_BATCH = 1_000;
 
@@ -51,8 +55,17 @@ class EventStoreWiring {
     EventStorageEngine eventStorageEngine(DataSource dataSource, TransactionManager transactionManager,
                                           @Qualifier("eventSerializer") Serializer eventSerializer,
                                           PersistenceExceptionResolver persistenceExceptionResolver) {
+        return engine(dataSource, transactionManager, eventSerializer, persistenceExceptionResolver);
+    }
+
+    /**
+     * Payload and metadata are appended as text when that stores the same bytes ({@link TextBoundEventAppends}): JSON from
+     * Jackson is always UTF-8, and the connection must speak utf8mb4. Otherwise they are bound as bytes, more slowly.
+     */
+    static NoSnapshotReads engine(DataSource dataSource, TransactionManager transactionManager, Serializer eventSerializer,
+                                  PersistenceExceptionResolver persistenceExceptionResolver) {
         ConnectionProvider connections = new UnitOfWorkAwareConnectionProviderWrapper(new SpringDataSourceConnectionProvider(dataSource));
-        return new NoSnapshotReads(JdbcEventStorageEngine.builder()
+        JdbcEventStorageEngine.Builder builder = JdbcEventStorageEngine.builder()
                 .connectionProvider(connections)
                 .transactionManager(transactionManager)
                 .schema(schema())
@@ -61,7 +74,16 @@ class EventStoreWiring {
                 .snapshotFilter(jobSnapshotsOfThisForm())
                 .eventSerializer(eventSerializer)
                 .persistenceExceptionResolver(persistenceExceptionResolver)
-                .batchSize(FETCH_BATCH));
+                .batchSize(FETCH_BATCH);
+        boolean text = eventSerializer instanceof JacksonSerializer && TextBoundEventAppends.possibleOn(dataSource);
+        if (text) {
+            builder.appendEvents(new TextBoundEventAppends());
+        } else {
+            LOG.warn("events are appended with payload and metadata bound as bytes, which costs the driver more CPU per event: the"
+                    + " database connection does not speak utf8mb4 (character_set_client, character_set_connection; Connector/J's"
+                    + " characterEncoding) or the event serializer is not Jackson's");
+        }
+        return new NoSnapshotReads(builder, text);
     }
 
     /** Ingest's one read per batch: which incidents already have their first event (the store's unique key is the index used). */
@@ -132,8 +154,16 @@ class EventStoreWiring {
 
         private static final String INCIDENT_PREFIX = "inc-";
 
-        NoSnapshotReads(JdbcEventStorageEngine.Builder builder) {
+        private final boolean textBound;
+
+        NoSnapshotReads(JdbcEventStorageEngine.Builder builder, boolean textBound) {
             super(builder);
+            this.textBound = textBound;
+        }
+
+        /** Whether appends bind payload and metadata as text ({@link TextBoundEventAppends}). */
+        boolean textBound() {
+            return textBound;
         }
 
         @Override

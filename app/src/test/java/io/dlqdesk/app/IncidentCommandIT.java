@@ -1,5 +1,6 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.ExceptionSummary;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
@@ -9,17 +10,21 @@ import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.jpa.EntityManagerProvider;
+import org.axonframework.common.transaction.NoTransactionManager;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.JpaEventStorageEngine;
+import org.axonframework.messaging.MetaData;
 import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -37,9 +42,11 @@ class IncidentCommandIT {
 
     private static final String NONCE = "c" + System.nanoTime();
     private static ConfigurableApplicationContext app;
+    private static TestDatabase database;
 
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) {
+        IncidentCommandIT.database = database;
         app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-" + NONCE + "-incident-events"));
     }
 
@@ -122,6 +129,46 @@ class IncidentCommandIT {
         List<String> stamps = app.getBean(JdbcTemplate.class).queryForList("SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ?"
                 + " ORDER BY sequence_number", String.class, id.value());
         assertThat(stamps).hasSize(2).allSatisfy(stamp -> assertThat(Instant.parse(stamp)).isAfterOrEqualTo(detected.minusSeconds(1)));
+    }
+
+    /** Every character a record's exception can carry: quotes, backslash, NUL, a line break, CJK, an emoji, a lone surrogate. */
+    private static final String AWKWARD = "it's \"quoted\" \\ back\u0000slash\nline 日本語 😀 lone \uD800 end";
+
+    /** Appended as text on a utf8mb4 connection (the bench's ingest path): the stored bytes are still the serializer's own. */
+    @Test
+    void eventsAppendedAsTextStoreTheSerializersBytesWhateverTheirCharacters() throws Exception {
+        EventStoreWiring.NoSnapshotReads engine = (EventStoreWiring.NoSnapshotReads) app.getBean(EventStorageEngine.class);
+        assertThat(engine.textBound()).as("the app's connection speaks utf8mb4").isTrue();
+        assertStoredAsSerialized(engine, "text-bound-" + NONCE);
+    }
+
+    /** On a connection in another character set the text would not round-trip (😀 becomes ?): bytes are bound instead. */
+    @Test
+    void onAConnectionThatDoesNotSpeakUtf8mb4EventsAreAppendedAsBytes() throws Exception {
+        DriverManagerDataSource latin1 = new DriverManagerDataSource(database.jdbcUrl() + (database.jdbcUrl().contains("?") ? "&" : "?")
+                + "characterEncoding=ISO-8859-1", database.username(), database.password());
+        EventStoreWiring.NoSnapshotReads engine = EventStoreWiring.engine(latin1, NoTransactionManager.INSTANCE,
+                app.getBean(Serializer.class), app.getBean(PersistenceExceptionResolver.class));
+        assertThat(engine.textBound()).isFalse();
+        assertStoredAsSerialized(engine, "byte-bound-" + NONCE);
+    }
+
+    private static void assertStoredAsSerialized(EventStorageEngine engine, String topic) {
+        FailureKey key = new FailureKey(topic, 0, 1, "billing");
+        FailedRecord failure = new FailedRecord(key, new RecordLocation(topic + ".dlq", 0, 1), RecordKey.of(AWKWARD.getBytes(StandardCharsets.UTF_16)),
+                null, null, null, new ExceptionSummary("com.example.Bad" + AWKWARD, AWKWARD), null);
+        IncidentId id = IncidentId.of(key);
+        Instant detected = Instant.now();
+        IncidentOpened opened = new IncidentOpened(id, failure, detected, detected.plus(Duration.ofDays(7)), List.of(), null);
+        GenericDomainEventMessage<IncidentOpened> event = new GenericDomainEventMessage<>("Incident", id.value(), 0, opened, MetaData.with("note", AWKWARD));
+        app.getBean(TransactionManager.class).executeInTransaction(() -> engine.appendEvents(event));
+
+        Serializer serializer = app.getBean(Serializer.class);
+        Map<String, Object> stored = app.getBean(JdbcTemplate.class).queryForMap(
+                "SELECT payload, meta_data FROM domain_event_entry WHERE aggregate_identifier = ?", id.value());
+        assertThat((byte[]) stored.get("payload")).isEqualTo(serializer.serialize(opened, byte[].class).getData());
+        assertThat((byte[]) stored.get("meta_data")).isEqualTo(serializer.serialize(event.getMetaData(), byte[].class).getData());
+        assertThat(engine.readEvents(id.value()).next().getPayload()).isEqualTo(opened);
     }
 
     private static String open(long offset) {

@@ -52,13 +52,13 @@ public final class BenchMain {
                 rebuild(settings, product, json, table);
                 print(settings, table);
                 System.out.println("rebuild: " + ((Map<?, ?>) json.get("rebuild")).get("database_work_last_round"));
-                System.exit(0);
+                exit(product);
             }
             if (settings.memoryOnly()) { // the memory benchmark alone, on a fresh service: latest.json untouched
                 MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
                 System.out.printf(Locale.ROOT, "memory: peak live heap %.0f MiB (used %.0f MiB), database paused %.0f s%n", memory.peakLiveMb(),
                         memory.peakUsedMb(), memory.pausedSeconds());
-                System.exit(0);
+                exit(product);
             }
             ReplayBench replay = new ReplayBench(product, settings.replays());
             IngestBench ingest = new IngestBench(product, settings.ingestRecords());
@@ -102,7 +102,7 @@ public final class BenchMain {
             System.out.printf(Locale.ROOT, "ingest, write path alone (event processors stopped): %.0f/s (baseline %.0f/s)%n", alone[0], alone[1]);
             if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
                 System.out.println("ingest, last round, per record: " + ingestWork);
-                System.exit(0);
+                exit(product);
             }
             double ingestRatio = Stats.median(ingestDurable) / Stats.median(ingestBaseline);
             json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
@@ -175,6 +175,12 @@ public final class BenchMain {
                 new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json) + System.lineSeparator());
         System.out.println("written: " + results.resolve("latest.json").toAbsolutePath());
         System.exit(0); // the embedded servers' threads are not ours to wait for
+    }
+
+    /** A partial run ends here: the service closed first, so its shutdown never waits on servers already stopped. */
+    private static void exit(ProductUnderTest product) {
+        product.close();
+        System.exit(0);
     }
 
     /**
