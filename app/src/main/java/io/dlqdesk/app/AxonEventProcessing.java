@@ -1,5 +1,6 @@
 package io.dlqdesk.app;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.extensions.kafka.KafkaProperties;
@@ -43,6 +44,13 @@ class AxonEventProcessing {
                 kafka.getPublisher().getProcessingGroup(),
                 (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken).batchSize(PUBLISHER_BATCH)
                         .initialSegmentCount(4)));
+    }
+
+    /** Every streaming processor's transactions are measured by the events they handled ({@link ProcessorBatchSizes}). */
+    @Bean
+    ConfigurerModule processorBatchSizesAreMeasured(MeterRegistry meters) {
+        return configurer -> configurer.eventProcessing().registerDefaultHandlerInterceptor(
+                (config, processingGroup) -> new ProcessorBatchSizes(meters, processingGroup));
     }
 
     /** Alerts start at the newest event: a first deployment must not page for every reopen in history. */

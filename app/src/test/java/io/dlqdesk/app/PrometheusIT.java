@@ -155,6 +155,14 @@ class PrometheusIT {
                 assertThat(gauge("dlq_processor_lag_events", Map.of("processing_group", group))).as(group).contains(0.0);
             }
         });
+
+        // each processor transaction is measured by its events: the Kafka publisher handles every stored event (this
+        // database's store began empty), so its batches add up to at least the events stored by now
+        long stored = jdbc.queryForObject("SELECT COUNT(*) FROM domain_event_entry", Long.class);
+        Map<String, String> publisher = Map.of("processing_group", "incident-events-kafka-publisher");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(gauge("dlq_processor_batch_events_sum", publisher))
+                .hasValueSatisfying(events -> assertThat(events).isGreaterThanOrEqualTo(stored)));
+        assertThat(gauge("dlq_processor_batch_events_count", publisher)).hasValueSatisfying(batches -> assertThat(batches).isPositive());
     }
 
     @Test

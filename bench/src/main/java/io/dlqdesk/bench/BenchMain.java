@@ -205,9 +205,11 @@ public final class BenchMain {
             }
             DatabaseWork work = DatabaseWork.start(product.jdbc);
             CpuWork cpu = CpuWork.start(product.databaseServer);
+            ProcessorBatches batches = ProcessorBatches.start(product);
             rebuildProduct[round] = events / rebuild.product();
             Map<String, Object> productWork = work.per(events);
             productWork.put("cpu", cpu.per(events));
+            productWork.put("events_per_processor_transaction", batches.eventsPerTransaction());
             rebuildWork.put("product", productWork);
             if (round % 2 == 0) {
                 rebuildBaseline[round] = events / rebuild.baseline();

@@ -53,6 +53,7 @@ final class IngestBench {
         long ingestedBefore = product.ingested();
         DatabaseWork productWork = DatabaseWork.start(product.jdbc);
         CpuWork productCpu = CpuWork.start(product.databaseServer);
+        ProcessorBatches batches = ProcessorBatches.start(product);
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
             for (ProducerRecord<byte[], byte[]> record : batch) {
                 producer.send(record);
@@ -64,6 +65,7 @@ final class IngestBench {
         long visible = Progress.until(() -> product.reached("incident-summary", head), Duration.ofMinutes(2));
         Map<String, Object> productPerRecord = productWork.per(records);
         productPerRecord.put("cpu", productCpu.per(records));
+        productPerRecord.put("events_per_processor_transaction", batches.eventsPerTransaction());
 
         // the baseline, on the same records
         double baseline;
