@@ -74,7 +74,8 @@ class EventStoreWiring {
                 .snapshotFilter(jobSnapshotsOfThisForm())
                 .eventSerializer(eventSerializer)
                 .persistenceExceptionResolver(persistenceExceptionResolver)
-                .batchSize(FETCH_BATCH);
+                .batchSize(FETCH_BATCH)
+                .finalAggregateBatchPredicate(EventStoreWiring::lastOfAnAggregate);
         boolean text = eventSerializer instanceof JacksonSerializer && TextBoundEventAppends.possibleOn(dataSource);
         if (text) {
             builder.appendEvents(new TextBoundEventAppends());
@@ -84,6 +85,16 @@ class EventStoreWiring {
                     + " characterEncoding) or the event serializer is not Jackson's");
         }
         return new NoSnapshotReads(builder, text);
+    }
+
+    /**
+     * An aggregate's events are read in ranges of {@value #FETCH_BATCH} sequence numbers; a range that is not full is the
+     * last, because sequence numbers have no gaps (Axon numbers an aggregate's events one by one, and events are never
+     * deleted). Axon's JDBC engine would read on until a range comes back empty: a second query for every aggregate
+     * load, half the event store's reads during ingest (every re-failure loads its incident) and in each replay.
+     */
+    static boolean lastOfAnAggregate(List<? extends DomainEventData<?>> batch) {
+        return batch.size() < FETCH_BATCH;
     }
 
     /** Ingest's one read per batch: which incidents already have their first event (the store's unique key is the index used). */

@@ -14,6 +14,8 @@ import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.jpa.EntityManagerProvider;
 import org.axonframework.common.transaction.NoTransactionManager;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.JpaEventStorageEngine;
@@ -32,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -151,6 +154,20 @@ class IncidentCommandIT {
                 app.getBean(Serializer.class), app.getBean(PersistenceExceptionResolver.class));
         assertThat(engine.textBound()).isFalse();
         assertStoredAsSerialized(engine, "byte-bound-" + NONCE);
+    }
+
+    /** Sourcing reads ranges of sequence numbers and stops at the first range that is not full: one past a full one is read too. */
+    @Test
+    void anAggregateWithMoreEventsThanOneReadIsSourcedWhole() {
+        EventStorageEngine engine = app.getBean(EventStorageEngine.class);
+        String aggregate = "long-stream-" + NONCE;
+        int events = 2 * EventStoreWiring.FETCH_BATCH + 1;
+        app.getBean(TransactionManager.class).executeInTransaction(() -> engine.appendEvents(IntStream.range(0, events)
+                .<EventMessage<?>>mapToObj(seq -> new GenericDomainEventMessage<>("Probe", aggregate, seq, "event " + seq)).toList()));
+
+        List<Long> read = engine.readEvents(aggregate).asStream().map(DomainEventMessage::getSequenceNumber).toList();
+        assertThat(read).hasSize(events).startsWith(0L).endsWith(events - 1L);
+        assertThat(engine.readEvents(aggregate, EventStoreWiring.FETCH_BATCH).asStream().count()).isEqualTo(EventStoreWiring.FETCH_BATCH + 1);
     }
 
     private static void assertStoredAsSerialized(EventStorageEngine engine, String topic) {
