@@ -4,10 +4,12 @@ import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.job.ReplayJob;
 import io.dlqdesk.ingest.loop.StoredIncidents;
 import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.jdbc.JdbcUtils;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.jdbc.UnitOfWorkAwareConnectionProviderWrapper;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventData;
+import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
@@ -30,6 +32,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import javax.sql.DataSource;
+import java.sql.Connection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -59,8 +62,8 @@ class EventStoreWiring {
     }
 
     /**
-     * Payload and metadata are appended as text when that stores the same bytes ({@link TextBoundEventAppends}): JSON from
-     * Jackson is always UTF-8, and the connection must speak utf8mb4. Otherwise they are bound as bytes, more slowly.
+     * Events are appended by {@link EventAppends} when text stores the same bytes: JSON from Jackson is always UTF-8, and the
+     * connection must speak utf8mb4. Otherwise as Axon appends them: bound as bytes, more slowly.
      */
     static NoSnapshotReads engine(DataSource dataSource, TransactionManager transactionManager, Serializer eventSerializer,
                                   PersistenceExceptionResolver persistenceExceptionResolver) {
@@ -76,15 +79,13 @@ class EventStoreWiring {
                 .persistenceExceptionResolver(persistenceExceptionResolver)
                 .batchSize(FETCH_BATCH)
                 .finalAggregateBatchPredicate(EventStoreWiring::lastOfAnAggregate);
-        boolean text = eventSerializer instanceof JacksonSerializer && TextBoundEventAppends.possibleOn(dataSource);
-        if (text) {
-            builder.appendEvents(new TextBoundEventAppends());
-        } else {
+        boolean text = eventSerializer instanceof JacksonSerializer && EventAppends.possibleOn(dataSource);
+        if (!text) {
             LOG.warn("events are appended with payload and metadata bound as bytes, which costs the driver more CPU per event: the"
                     + " database connection does not speak utf8mb4 (character_set_client, character_set_connection; Connector/J's"
                     + " characterEncoding) or the event serializer is not Jackson's");
         }
-        return new NoSnapshotReads(builder, text);
+        return new NoSnapshotReads(builder, transactionManager, text);
     }
 
     /**
@@ -165,16 +166,41 @@ class EventStoreWiring {
 
         private static final String INCIDENT_PREFIX = "inc-";
 
+        private final TransactionManager transactionManager;
         private final boolean textBound;
 
-        NoSnapshotReads(JdbcEventStorageEngine.Builder builder, boolean textBound) {
+        NoSnapshotReads(JdbcEventStorageEngine.Builder builder, TransactionManager transactionManager, boolean textBound) {
             super(builder);
+            this.transactionManager = transactionManager;
             this.textBound = textBound;
         }
 
-        /** Whether appends bind payload and metadata as text ({@link TextBoundEventAppends}). */
+        /** Whether appends are this engine's own multi-row statements with text-bound payloads ({@link EventAppends}). */
         boolean textBound() {
             return textBound;
+        }
+
+        /** As Axon's engine appends (one transaction, its duplicate-key handling), with {@link EventAppends}' statements. */
+        @Override
+        protected void appendEvents(List<? extends EventMessage<?>> events, Serializer serializer) {
+            if (!textBound || events.isEmpty()) {
+                super.appendEvents(events, serializer);
+                return;
+            }
+            List<EventAppends.Insert> inserts = EventAppends.inserts(events, serializer);
+            transactionManager.executeInTransaction(() -> {
+                Connection connection = getConnection();
+                try {
+                    for (EventAppends.Insert insert : inserts) {
+                        JdbcUtils.executeUpdate(connection, c -> insert.prepare(c, schema(), this::writeTimestamp), e -> {
+                            handlePersistenceException(e, events.get(0)); // throws the exception Axon's engine would
+                            return new IllegalStateException(e);
+                        });
+                    }
+                } finally {
+                    JdbcUtils.closeQuietly(connection);
+                }
+            });
         }
 
         @Override
