@@ -50,6 +50,10 @@ class IngestStallWatchIT {
     private TransactionTemplate transactions;
     private final MovingClock clock = new MovingClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final Set<String> alive = ConcurrentHashMap.newKeySet();
+    private final Readiness aReadiness = new Readiness();
+    /** Two instances, both alive; each test starts with pod-a's ingest stalling (its readiness down). */
+    private IngestStallWatch a;
+    private IngestStallWatch b;
 
     @BeforeAll
     static void tables(TestDatabase testDatabase) throws Exception {
@@ -65,9 +69,10 @@ class IngestStallWatchIT {
         jdbc.update("DELETE FROM notification_ingest_stall");
         Webhook receiver = new Webhook("oncall", URI.create("http://127.0.0.1:9/hook"), Set.of(NotificationEvent.values()), null,
                 Duration.ofSeconds(5), Preset.GENERIC);
-        deliveries = new Deliveries(jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)), List.of(receiver),
-                new WebhookBody(null, "desk"));
         transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        deliveries = new Deliveries(jdbc, transactions, List.of(receiver), new WebhookBody(null, "desk"));
+        a = watch("pod-a", aReadiness);
+        b = watch("pod-b", new Readiness());
     }
 
     @AfterEach
@@ -77,13 +82,8 @@ class IngestStallWatchIT {
 
     @Test
     void aStallLeftOpenByAnInstanceThatIsGoneIsEndedByAnotherOnceThatOneCouldTellAndOnlyOnce() throws IOException {
-        Readiness aReadiness = new Readiness();
-        IngestStallWatch a = watch("pod-a", aReadiness);
-        IngestStallWatch b = watch("pod-b", new Readiness());
-        aReadiness.down();
-        a.check();
-        assertThat(ids()).containsExactly("ingest-stalled:pod-a:" + clock.instant().toEpochMilli());
-        long since = clock.instant().toEpochMilli();
+        long since = podAStalls();
+        assertThat(ids()).containsExactly("ingest-stalled:pod-a:" + since);
 
         // refused while the instance is alive: a long stall is still a stall
         b.check();
@@ -115,12 +115,7 @@ class IngestStallWatchIT {
 
     @Test
     void anInstanceThatRecoversEndsItsOwnStallAndNoOtherEndsItAgain() throws IOException {
-        Readiness aReadiness = new Readiness();
-        IngestStallWatch a = watch("pod-a", aReadiness);
-        IngestStallWatch b = watch("pod-b", new Readiness());
-        aReadiness.down();
-        a.check();
-        long since = clock.instant().toEpochMilli();
+        long since = podAStalls();
         clock.advance(Duration.ofSeconds(42));
         aReadiness.up();
         a.check();
@@ -138,12 +133,7 @@ class IngestStallWatchIT {
 
     @Test
     void anInstanceStillStalledWhoseStallAnotherEndedWhileItWasNotHeardFromAnnouncesItAgain() throws IOException {
-        Readiness aReadiness = new Readiness();
-        IngestStallWatch a = watch("pod-a", aReadiness);
-        IngestStallWatch b = watch("pod-b", new Readiness());
-        aReadiness.down();
-        a.check();
-        long first = clock.instant().toEpochMilli();
+        long first = podAStalls();
         b.check();
         alive.remove("pod-a"); // its heartbeat stops (cut off from the database, or paused) but it runs, stalled
         clock.advance(EXPIRY.multipliedBy(2));
@@ -162,6 +152,13 @@ class IngestStallWatchIT {
         a.check();
         assertThat(ids()).last().isEqualTo("ingest-recovered:pod-a:" + again);
         assertThat(openStalls()).isZero();
+    }
+
+    /** pod-a's ingest goes down and its watch announces the stall; returns when it began (epoch millis, the stall's id). */
+    private long podAStalls() {
+        aReadiness.down();
+        a.check();
+        return clock.instant().toEpochMilli();
     }
 
     private IngestStallWatch watch(String instance, Readiness readiness) {
