@@ -30,7 +30,16 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable failure) { // printed and ended here: the embedded servers' threads would keep the JVM waiting
+            failure.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         BenchSettings settings = BenchSettings.from(List.of(args));
         long started = System.nanoTime();
         TestInfrastructure infrastructure = TestInfrastructure.shared();
@@ -41,6 +50,7 @@ public final class BenchMain {
             topics.addAll(List.of(ReplayBench.sourceTopic(round), ReplayBench.prepTopic(round), IngestBench.topic(round)));
         }
         topics.add(IngestBench.topic(settings.rounds())); // the write path alone, after the rounds
+        topics.add(IngestBench.topic(settings.rounds() + 1)); // and with every handler skipped (the ingest floor)
         Records.createTopics(broker, topics); // before the service starts, so its ingest loop reads them from the start
 
         Map<String, Object> json = new LinkedHashMap<>();
@@ -75,11 +85,14 @@ public final class BenchMain {
                 List<RecordMetadata> sources = replay.prepare(round);
                 DatabaseWork work;
                 if (round % 2 == 0) {
+                    product.awaitProcessorsAtHead();
                     work = DatabaseWork.start(product.jdbc);
                     replayProduct[round] = settings.replays() / replay.product(round, sources);
                     replayWork.put("product", work.per(settings.replays()));
+                    product.awaitProcessorsAtHead();
                     replayBaseline[round] = settings.replays() / replay.baseline(sources);
                 } else {
+                    product.awaitProcessorsAtHead();
                     replayBaseline[round] = settings.replays() / replay.baseline(sources);
                     work = DatabaseWork.start(product.jdbc);
                     replayProduct[round] = settings.replays() / replay.product(round, sources);
@@ -100,6 +113,9 @@ public final class BenchMain {
             }
             double[] alone = ingest.writePathAlone(rounds);
             System.out.printf(Locale.ROOT, "ingest, write path alone (event processors stopped): %.0f/s (baseline %.0f/s)%n", alone[0], alone[1]);
+            IngestBench.FirstFailures idle = ingest.idleHandlersFloor(rounds + 1);
+            System.out.printf(Locale.ROOT, "ingest floor, every processor running with its handlers skipped: %.0f/s durable, %.0f/s read by every processor"
+                    + " (baseline %.0f/s); per record: %s%n", idle.durablePerSecond(), idle.readByAllPerSecond(), idle.baselinePerSecond(), idle.cpu());
             if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
                 System.out.println("ingest, last round, per record: " + ingestWork);
                 exit(product);
@@ -108,11 +124,16 @@ public final class BenchMain {
             json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
                     "baseline_per_s", round0(Stats.median(ingestBaseline)), "product_visible_per_s", round0(Stats.median(ingestVisible)),
                     "records", settings.ingestRecords(), "refailures", refailures, "rounds", rounds, "database_work_last_round", ingestWork,
-                    "write_path_alone_per_s", round0(alone[0]), "write_path_alone_baseline_per_s", round0(alone[1])));
+                    "write_path_alone_per_s", round0(alone[0]), "write_path_alone_baseline_per_s", round0(alone[1]),
+                    "idle_handlers_floor", ordered("durable_per_s", round0(idle.durablePerSecond()),
+                            "read_by_every_processor_per_s", round0(idle.readByAllPerSecond()), "baseline_per_s", round0(idle.baselinePerSecond()),
+                            "cpu", idle.cpu())));
             table.add(row("ingest: records/s until durable", Stats.median(ingestDurable), Stats.median(ingestBaseline), ingestRatio, "≥ 1.0×",
                     ingestRatio >= 1.0));
             table.add(row("ingest: write path alone, every event processor stopped (first failures only)", alone[0], alone[1],
                     alone[0] / alone[1], "(shown)", true));
+            table.add(row("ingest floor: every event processor running, its handlers skipped (first failures only)", idle.durablePerSecond(), idle.baselinePerSecond(),
+                    idle.durablePerSecond() / idle.baselinePerSecond(), "(shown)", true));
             double visibleRatio = Stats.median(ingestVisible) / Stats.median(ingestBaseline);
             table.add(row("ingest: records/s until in the incident list", Stats.median(ingestVisible), Stats.median(ingestBaseline), visibleRatio,
                     "(shown)", true));

@@ -50,6 +50,7 @@ final class IngestBench {
         }
 
         // the product: its ingest loop already reads the (empty, pre-created) topic
+        product.awaitProcessorsAtHead();
         long ingestedBefore = product.ingested();
         DatabaseWork productWork = DatabaseWork.start(product.jdbc);
         CpuWork productCpu = CpuWork.start(product.databaseServer);
@@ -67,7 +68,8 @@ final class IngestBench {
         productPerRecord.put("cpu", productCpu.per(records));
         productPerRecord.put("events_per_processor_transaction", batches.eventsPerTransaction());
 
-        // the baseline, on the same records
+        // the baseline, on the same records, once the product's processors are done with them
+        product.awaitProcessorsAtHead();
         double baseline;
         DatabaseWork baselineWork = DatabaseWork.start(product.jdbc);
         CpuWork baselineCpu = CpuWork.start(product.databaseServer);
@@ -89,31 +91,61 @@ final class IngestBench {
      */
     double[] writePathAlone(int round) throws Exception {
         String topic = topic(round);
-        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(records);
-        for (int i = 0; i < records; i++) {
-            batch.add(DltRecord.failure("bench-alone-" + round, i % Records.PARTITIONS, i, "bench-group").to(topic, i % Records.PARTITIONS));
-        }
+        product.awaitProcessorsAtHead();
         List<EventProcessor> processors = product.app.getBean(EventProcessingConfiguration.class).eventProcessors().values().stream()
                 .filter(EventProcessor::isRunning).toList(); // started again after: not the bench's own, stopped, no-op processor
         processors.forEach(EventProcessor::shutDown);
-        double alone;
-        double baseline;
+        FirstFailures alone;
         try {
-            long ingestedBefore = product.ingested();
-            try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
-                batch.forEach(producer::send);
-                producer.flush();
-            }
-            alone = records / Progress.await(() -> product.ingested() - ingestedBefore, records, Duration.ofMinutes(2)).seconds();
-            try (BaselineLedger ledger = new BaselineLedger(product.broker, product.jdbc.getDataSource(), topic, "baseline-alone-" + round)) {
-                baseline = records / Progress.await(ledger::stored, records, Duration.ofMinutes(2)).seconds(); // processors still stopped
-            }
+            alone = firstFailures(topic, "bench-alone-" + round, "baseline-alone-" + round);
         } finally {
             processors.forEach(EventProcessor::start);
         }
+        product.awaitProcessorsAtHead();
+        return new double[] {alone.durablePerSecond(), alone.baselinePerSecond()};
+    }
+
+    /**
+     * Ingest's floor: as {@link #writePathAlone}, with every processor running as configured but its handlers
+     * skipped ({@link IdleHandlers}), until durable and until every processor has read every event; the baseline
+     * while the processors are idle. The events of this round never reach the read models (the rebuild, after,
+     * replays every event).
+     */
+    FirstFailures idleHandlersFloor(int round) throws Exception {
+        product.awaitProcessorsAtHead(); // the events before are handled, not skipped
+        IdleHandlers idle = product.app.getBean(IdleHandlers.class);
+        idle.set(true);
+        try {
+            return firstFailures(topic(round), "bench-idle-" + round, "baseline-idle-" + round);
+        } finally {
+            idle.set(false);
+        }
+    }
+
+    /** Records/s until durable, until every running processor has read every event, and the ledger's; CPU per record. */
+    record FirstFailures(double durablePerSecond, double readByAllPerSecond, double baselinePerSecond, Map<String, Object> cpu) {
+    }
+
+    private FirstFailures firstFailures(String topic, String origin, String ledgerGroup) throws Exception {
+        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(records);
+        for (int i = 0; i < records; i++) {
+            batch.add(DltRecord.failure(origin, i % Records.PARTITIONS, i, "bench-group").to(topic, i % Records.PARTITIONS));
+        }
+        long ingestedBefore = product.ingested();
+        CpuWork cpu = CpuWork.start(product.databaseServer);
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
+            batch.forEach(producer::send);
+            producer.flush();
+        }
+        Progress.Times durable = Progress.await(() -> product.ingested() - ingestedBefore, records, Duration.ofMinutes(2));
         long head = product.eventStoreHead();
-        Progress.until(() -> ProductUnderTest.PROJECTIONS.stream().allMatch(name -> product.reached(name, head)), Duration.ofMinutes(10));
-        return new double[] {alone, baseline};
+        long readByAll = Progress.until(() -> product.allReached(head), Duration.ofMinutes(2));
+        Map<String, Object> cpuPerRecord = cpu.per(records);
+        double baseline;
+        try (BaselineLedger ledger = new BaselineLedger(product.broker, product.jdbc.getDataSource(), topic, ledgerGroup)) {
+            baseline = records / Progress.await(ledger::stored, records, Duration.ofMinutes(2)).seconds();
+        }
+        return new FirstFailures(records / durable.seconds(), records / ((readByAll - durable.first()) / 1e9), baseline, cpuPerRecord);
     }
 
 }

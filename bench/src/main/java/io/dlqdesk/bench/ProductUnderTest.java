@@ -12,9 +12,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,7 +50,7 @@ final class ProductUnderTest implements AutoCloseable {
         if (!extra.isBlank()) {
             args.addAll(List.of(extra.trim().split("\\s+")));
         }
-        ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class, AxonFloor.class).run(args.toArray(String[]::new));
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(DlqDeskApplication.class, AxonFloor.class, IdleHandlers.class).run(args.toArray(String[]::new));
         ProductUnderTest product = new ProductUnderTest(app, broker, database.jdbcUrl());
         product.processor(AxonFloor.PROCESSING_GROUP).shutDown(); // only ever run alone, by the rebuild bench
         app.getBean(ReplaySwitch.class).set(true, new OperatorAction("bench", "benchmark replays", Instant.now()));
@@ -63,6 +65,27 @@ final class ProductUnderTest implements AutoCloseable {
     long eventStoreHead() {
         Long head = jdbc.queryForObject("SELECT MAX(global_index) FROM domain_event_entry", Long.class);
         return head == null ? -1 : head;
+    }
+
+    /**
+     * Waits until every running streaming processor has read every stored event: a measured phase starts on a quiet
+     * service, not one still publishing or projecting the phase before (the Kafka publisher trails a storm by tens of seconds).
+     */
+    void awaitProcessorsAtHead() throws InterruptedException {
+        long head = eventStoreHead();
+        long started = System.nanoTime();
+        Progress.until(() -> allReached(head), Duration.ofMinutes(10));
+        double waited = (System.nanoTime() - started) / 1e9;
+        if (waited > 1) {
+            System.out.printf(Locale.ROOT, "bench: %.1f s for every processor to reach the head (%d)%n", waited, head);
+        }
+    }
+
+    /** Every running streaming processor (the bench's own stopped ones aside) has handled events up to {@code index}. */
+    boolean allReached(long index) {
+        return app.getBean(EventProcessingConfiguration.class).eventProcessors().values().stream()
+                .filter(processor -> processor instanceof StreamingEventProcessor && processor.isRunning())
+                .allMatch(processor -> reached(processor.getName(), index));
     }
 
     StreamingEventProcessor processor(String name) {

@@ -61,6 +61,7 @@ final class RebuildBench {
 
     /** Seconds from the reset to every read model at the head: each processor's own reset (Axon's resetTokens), all four at once. */
     double product() throws InterruptedException {
+        product.awaitProcessorsAtHead();
         long head = product.eventStoreHead();
         long started = System.nanoTime();
         for (String name : ProductUnderTest.PROJECTIONS) {
@@ -86,6 +87,7 @@ final class RebuildBench {
 
     /** Seconds for the bench's no-op processor ({@link AxonFloor}) to read every event from the start, alone. */
     double floor() throws InterruptedException {
+        product.awaitProcessorsAtHead();
         long head = product.eventStoreHead();
         StreamingEventProcessor processor = product.processor(AxonFloor.PROCESSING_GROUP);
         processor.shutDown(); // stopped since the service started; resetting needs it stopped whatever happened meanwhile
@@ -140,7 +142,8 @@ final class RebuildBench {
             "replay_attempt", "incident_status_interval");
 
     /** Seconds to read and deserialise every event. */
-    double baseline() {
+    double baseline() throws InterruptedException {
+        product.awaitProcessorsAtHead();
         Serializer serializer = product.app.getBean("eventSerializer", Serializer.class);
         AtomicLong read = new AtomicLong();
         long started = System.nanoTime();
