@@ -85,14 +85,11 @@ public final class BenchMain {
                 List<RecordMetadata> sources = replay.prepare(round);
                 DatabaseWork work;
                 if (round % 2 == 0) {
-                    product.awaitProcessorsAtHead();
                     work = DatabaseWork.start(product.jdbc);
                     replayProduct[round] = settings.replays() / replay.product(round, sources);
                     replayWork.put("product", work.per(settings.replays()));
-                    product.awaitProcessorsAtHead();
                     replayBaseline[round] = settings.replays() / replay.baseline(sources);
                 } else {
-                    product.awaitProcessorsAtHead();
                     replayBaseline[round] = settings.replays() / replay.baseline(sources);
                     work = DatabaseWork.start(product.jdbc);
                     replayProduct[round] = settings.replays() / replay.product(round, sources);

@@ -86,6 +86,7 @@ final class ReplayBench {
 
     /** Seconds from the first request to the last attempt PUBLISHED. */
     double product(int round, List<RecordMetadata> sources) throws Exception {
+        product.awaitProcessorsAtHead();
         ReplayRequester requester = product.app.getBean(ReplayRequester.class);
         long started = System.nanoTime();
         ExecutorService threads = Executors.newFixedThreadPool(4);
@@ -113,6 +114,7 @@ final class ReplayBench {
 
     /** Seconds for the raw producer to read and resend the same records. */
     double baseline(List<RecordMetadata> sources) throws Exception {
+        product.awaitProcessorsAtHead();
         long started = System.nanoTime();
         try (KafkaConsumer<byte[], byte[]> consumer = Records.reader(product.broker);
              KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
