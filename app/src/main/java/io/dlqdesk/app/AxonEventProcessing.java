@@ -1,13 +1,23 @@
 package io.dlqdesk.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.extensions.kafka.KafkaProperties;
+import org.axonframework.extensions.kafka.eventhandling.KafkaMessageConverter;
+import org.axonframework.extensions.kafka.eventhandling.producer.KafkaPublisher;
+import org.axonframework.extensions.kafka.eventhandling.producer.ProducerFactory;
+import org.axonframework.extensions.kafka.eventhandling.producer.TopicResolver;
 import org.axonframework.messaging.StreamableMessageSource;
+import org.axonframework.serialization.Serializer;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+
+import java.time.Duration;
 
 /**
  * How the event processors run that are not configured in application.yml alone: failures propagate,
@@ -44,6 +54,23 @@ class AxonEventProcessing {
                 kafka.getPublisher().getProcessingGroup(),
                 (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken).batchSize(PUBLISHER_BATCH)
                         .initialSegmentCount(4)));
+    }
+
+    /**
+     * The events topic's publisher, in place of the extension's: a batch's events are sent together and their
+     * acknowledgements awaited once, before the batch's token is stored ({@link BatchAcknowledgedKafkaPublisher}), for
+     * at most the producer's {@code delivery.timeout.ms}. Built from the extension's own parts, as its auto-configuration
+     * builds its publisher.
+     */
+    @Bean(destroyMethod = "shutDown")
+    @ConditionalOnProperty(name = "axon.kafka.publisher.enabled", havingValue = "true", matchIfMissing = true)
+    <K, V> KafkaPublisher<K, V> kafkaPublisher(@Qualifier("eventSerializer") Serializer eventSerializer,
+                                               ProducerFactory<K, V> axonKafkaProducerFactory, KafkaMessageConverter<K, V> kafkaMessageConverter,
+                                               TopicResolver topicResolver, KafkaProperties kafka, org.axonframework.config.Configuration axon) {
+        Duration acknowledgementLimit = Duration.ofMillis(
+                new ProducerConfig(kafka.buildProducerProperties()).getInt(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+        return new BatchAcknowledgedKafkaPublisher<>(axonKafkaProducerFactory, kafkaMessageConverter, topicResolver,
+                axon.messageMonitor(KafkaPublisher.class, "kafkaPublisher"), eventSerializer, acknowledgementLimit);
     }
 
     /** Every streaming processor's transactions are measured by the events they handled ({@link ProcessorBatchSizes}). */

@@ -1,0 +1,208 @@
+package io.dlqdesk.app;
+
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.axonframework.common.transaction.Transaction;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.extensions.kafka.eventhandling.DefaultKafkaMessageConverter;
+import org.axonframework.extensions.kafka.eventhandling.producer.ConfirmationMode;
+import org.axonframework.extensions.kafka.eventhandling.producer.ProducerFactory;
+import org.axonframework.messaging.EventPublicationFailedException;
+import org.axonframework.messaging.ResultMessage;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
+import org.axonframework.monitoring.NoOpMessageMonitor;
+import org.axonframework.serialization.json.JacksonSerializer;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * How a processor batch reaches the events topic: sent together, acknowledged once before the batch's token is
+ * committed, rolled back when a send fails. Kafka's {@link MockProducer} stands in for the producer, so a test decides
+ * when each send is acknowledged; the broker itself is in {@code EventsTopicOutageIT}.
+ */
+class BatchAcknowledgedKafkaPublisherTest {
+
+    private static final String TOPIC = "incident-events";
+
+    private final MockProducer<String, byte[]> producer = new MockProducer<>(false, new StringSerializer(), new ByteArraySerializer());
+    private final RecordingTransactions transactions = new RecordingTransactions();
+
+    @Test
+    void aBatchIsSentWholeBeforeAnyAcknowledgementAndCommitsOnceAllAreAcknowledged() throws Exception {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.WAIT_FOR_ACK, Duration.ofSeconds(30));
+        CompletableFuture<ResultMessage<Object>> batch = CompletableFuture.supplyAsync(() -> publish(publisher, events(3)));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 3);
+        assertThat(batch).as("the batch waits for its acknowledgements").isNotDone();
+        assertThat(transactions.outcomes).isEmpty();
+
+        producer.completeNext();
+        producer.completeNext();
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> !batch.isDone()); // one unacknowledged
+        producer.completeNext();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> transactions.outcomes.contains("commit"));
+        assertThat(transactions.outcomes).containsExactly("commit");
+        assertThat(producer.history()).extracting(record -> record.topic()).containsOnly(TOPIC);
+    }
+
+    @Test
+    void aBatchWithOneFailedSendIsRolledBackAfterEverySendReported() throws Exception {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.WAIT_FOR_ACK, Duration.ofSeconds(30));
+        CompletableFuture<ResultMessage<Object>> batch = CompletableFuture.supplyAsync(() -> publish(publisher, events(3)));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 3);
+        producer.completeNext();
+        producer.errorNext(new NotEnoughReplicasException("one replica left"));
+        producer.completeNext();
+
+        ResultMessage<Object> result = batch.get(10, TimeUnit.SECONDS);
+        assertThat(transactions.outcomes).containsExactly("rollback");
+        assertThat(result.isExceptional()).isTrue();
+        assertThat(result.exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
+                .hasMessageContaining("1 of 3 events").hasMessageContaining("one replica left");
+    }
+
+    @Test
+    void aBatchNotAcknowledgedWithinTheLimitIsRolledBack() throws Exception {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.WAIT_FOR_ACK, Duration.ofMillis(300));
+
+        ResultMessage<Object> result = publish(publisher, events(2)); // nothing is ever acknowledged
+
+        assertThat(transactions.outcomes).containsExactly("rollback");
+        assertThat(result.exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
+                .hasMessageContaining("2 of 2 events").hasMessageContaining("within 300 ms");
+    }
+
+    @Test
+    void aSendRefusedAtOnceFailsTheBatchWithoutWaiting() {
+        MockProducer<String, byte[]> refusing = new MockProducer<>(false, new StringSerializer(), new ByteArraySerializer());
+        refusing.sendException = new org.apache.kafka.common.errors.TimeoutException("no metadata within max.block.ms");
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = new BatchAcknowledgedKafkaPublisher<>(
+                factory(refusing, ConfirmationMode.WAIT_FOR_ACK), converter(), event -> Optional.of(TOPIC),
+                NoOpMessageMonitor.INSTANCE, serializer(), Duration.ofSeconds(30));
+
+        ResultMessage<Object> result = publish(publisher, events(2));
+
+        assertThat(transactions.outcomes).containsExactly("rollback");
+        assertThat(result.exceptionResult()).hasMessageContaining("no metadata within max.block.ms");
+    }
+
+    @Test
+    void eventsWithoutATopicAreNotSent() {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = new BatchAcknowledgedKafkaPublisher<>(
+                factory(producer, ConfirmationMode.WAIT_FOR_ACK), converter(), event -> Optional.empty(),
+                NoOpMessageMonitor.INSTANCE, serializer(), Duration.ofSeconds(30));
+
+        publish(publisher, events(2));
+
+        assertThat(producer.history()).isEmpty();
+        assertThat(transactions.outcomes).containsExactly("commit");
+    }
+
+    @Test
+    void withoutWaitingForAcknowledgementsTheBatchCommitsUnacknowledged() {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.NONE, Duration.ofSeconds(30));
+
+        publish(publisher, events(2)); // the extension's fire-and-forget: nothing is ever acknowledged
+
+        assertThat(producer.history()).hasSize(2);
+        assertThat(transactions.outcomes).containsExactly("commit");
+    }
+
+    private BatchAcknowledgedKafkaPublisher<String, byte[]> publisher(ConfirmationMode mode, Duration limit) {
+        return new BatchAcknowledgedKafkaPublisher<>(factory(producer, mode), converter(), event -> Optional.of(TOPIC),
+                NoOpMessageMonitor.INSTANCE, serializer(), limit);
+    }
+
+    /** One processor batch as a pooled processor runs it: one unit of work, one transaction. */
+    private ResultMessage<Object> publish(BatchAcknowledgedKafkaPublisher<String, byte[]> publisher, List<EventMessage<?>> batch) {
+        BatchingUnitOfWork<EventMessage<?>> unitOfWork = new BatchingUnitOfWork<>(batch);
+        unitOfWork.attachTransaction(transactions);
+        return unitOfWork.executeWithResult(() -> {
+            publisher.send(unitOfWork.getMessage());
+            return null;
+        });
+    }
+
+    private static List<EventMessage<?>> events(int count) {
+        return IntStream.range(0, count).<EventMessage<?>>mapToObj(i -> GenericEventMessage.asEventMessage("event-" + i)).toList();
+    }
+
+    /** Hands out {@code producer} shared, as the extension's factory does outside transactions: its close does nothing. */
+    @SuppressWarnings("unchecked")
+    private static ProducerFactory<String, byte[]> factory(Producer<String, byte[]> producer, ConfirmationMode mode) {
+        Producer<String, byte[]> shared = (Producer<String, byte[]>) Proxy.newProxyInstance(Producer.class.getClassLoader(),
+                new Class<?>[] {Producer.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("close")) {
+                        return null;
+                    }
+                    try {
+                        return method.invoke(producer, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        return new ProducerFactory<>() {
+            @Override
+            public Producer<String, byte[]> createProducer() {
+                return shared;
+            }
+
+            @Override
+            public ConfirmationMode confirmationMode() {
+                return mode;
+            }
+
+            @Override
+            public void shutDown() {
+            }
+        };
+    }
+
+    private static JacksonSerializer serializer() {
+        return JacksonSerializer.defaultSerializer();
+    }
+
+    private static DefaultKafkaMessageConverter converter() {
+        return DefaultKafkaMessageConverter.builder().serializer(serializer()).build();
+    }
+
+    /** The outcome of each transaction a batch started. */
+    private static final class RecordingTransactions implements TransactionManager {
+
+        final List<String> outcomes = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Transaction startTransaction() {
+            return new Transaction() {
+                @Override
+                public void commit() {
+                    outcomes.add("commit");
+                }
+
+                @Override
+                public void rollback() {
+                    outcomes.add("rollback");
+                }
+            };
+        }
+    }
+}
