@@ -9,6 +9,7 @@ import org.axonframework.config.AggregateConfigurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventsourcing.AggregateFactory;
 import org.axonframework.eventsourcing.GenericAggregateFactory;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -44,6 +45,12 @@ class AxonCommandHandling {
     @Bean
     AggregateFactory<ReplayJob> replayJobFactory() {
         return new GenericAggregateFactory<>(ReplayJob.class);
+    }
+
+    /** Every aggregate's commands are routed by their annotated target, looked up once per command class. */
+    @Bean
+    CommandTargetResolver commandTargetsByClass() {
+        return new CommandTargetsByClass();
     }
 
     /**
