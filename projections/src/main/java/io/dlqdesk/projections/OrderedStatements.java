@@ -12,42 +12,25 @@ import java.util.Map;
  * Statements of one batch of events, each about one key (an incident, an attempt), run as JDBC batches. Statements
  * about one key keep their event order; statements about different keys touch different rows, so their order does
  * not matter. The n-th statement of every key goes in round n, and each round runs one JDBC batch per statement:
- * a batch whose keys each see one or two events is two or three round trips, whatever its size. Rows of a
- * {@link MultiRowInsert} go as its multi-row statements. Update counts are never read: with
- * {@code rewriteBatchedStatements} the driver does not know them.
+ * a batch whose keys each see one or two events is two or three round trips, whatever its size.
+ * Batch update counts are never read: with {@code rewriteBatchedStatements} the driver does not know them.
  */
 public final class OrderedStatements {
 
     private final Map<Object, Integer> statementsPerKey = new HashMap<>();
-    /** Per round, each statement (its SQL, or a {@link MultiRowInsert}) with the arguments of every time it runs. */
-    private final List<Map<Object, List<Object[]>>> rounds = new ArrayList<>();
+    private final List<Map<String, List<Object[]>>> rounds = new ArrayList<>();
 
     public void add(Object key, String sql, Object... arguments) {
-        addTo(key, sql, arguments);
-    }
-
-    /** A row for {@code insert}, written with the other rows of its round in multi-row statements. */
-    public void add(Object key, MultiRowInsert insert, Object... row) {
-        addTo(key, insert, row);
-    }
-
-    private void addTo(Object key, Object statement, Object[] arguments) {
         int round = statementsPerKey.merge(key, 1, Integer::sum) - 1;
         if (round == rounds.size()) {
             rounds.add(new LinkedHashMap<>());
         }
-        rounds.get(round).computeIfAbsent(statement, s -> new ArrayList<>()).add(arguments);
+        rounds.get(round).computeIfAbsent(sql, s -> new ArrayList<>()).add(arguments);
     }
 
     public void run(JdbcTemplate jdbc) {
-        for (Map<Object, List<Object[]>> round : rounds) {
-            round.forEach((statement, arguments) -> {
-                if (statement instanceof MultiRowInsert insert) {
-                    insert.write(jdbc, arguments);
-                } else {
-                    jdbc.batchUpdate((String) statement, arguments);
-                }
-            });
+        for (Map<String, List<Object[]>> round : rounds) {
+            round.forEach(jdbc::batchUpdate);
         }
     }
 }

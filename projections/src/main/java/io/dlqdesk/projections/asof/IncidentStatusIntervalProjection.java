@@ -7,7 +7,6 @@ import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.IncidentReopened;
 import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.projections.OrderedStatements;
 import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
@@ -42,8 +41,8 @@ public class IncidentStatusIntervalProjection {
     private static final String HOLDING_AT = " FROM incident_status_interval WHERE valid_from <= ? AND valid_to > ?";
     private static final String NEWEST_FIRST = " ORDER BY valid_from DESC, incident_id DESC LIMIT ?";
 
-    private static final MultiRowInsert OPENED = new MultiRowInsert("incident_status_interval",
-            "incident_id, seq, status, valid_from, valid_to, topic, partition_no, record_offset, consumer_group", "seq = seq");
+    private static final String OPENED = "INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic,"
+            + " partition_no, record_offset, consumer_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq";
     private static final String END_HOLDING = "UPDATE incident_status_interval SET valid_to = ? WHERE incident_id = ? AND valid_to = ? AND seq < ?";
     private static final String START_NEXT = "INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic,"
             + " partition_no, record_offset, consumer_group) SELECT incident_id, ?, ?, ?, ?, topic, partition_no, record_offset, consumer_group"
