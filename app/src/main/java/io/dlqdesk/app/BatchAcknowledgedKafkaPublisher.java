@@ -7,6 +7,7 @@ import org.axonframework.extensions.kafka.eventhandling.producer.KafkaPublisher;
 import org.axonframework.extensions.kafka.eventhandling.producer.ProducerFactory;
 import org.axonframework.extensions.kafka.eventhandling.producer.TopicResolver;
 import org.axonframework.messaging.EventPublicationFailedException;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.axonframework.monitoring.MessageMonitor;
@@ -26,9 +27,11 @@ import java.util.concurrent.TimeoutException;
  * The events topic's publisher in {@code wait_for_ack} mode. axon-kafka 4.9.0 waits for each event's acknowledgement
  * before it sends the next, so a publisher segment sent one event per round trip (about 140 events/s here) and a storm's
  * events reached the topic minutes after the storm. This one sends a processor batch's events one after another and
- * waits for all their acknowledgements once, when the batch prepares to commit: inside the transaction that stores the
- * processor's token, so a send that fails rolls the batch back and the whole batch is sent again (at least once, as
- * with the extension). The other confirmation modes, and a send outside a unit of work, are the extension's own.
+ * waits for all their acknowledgements once, at the batch's last event: before the processor stores its token (so the
+ * token's row is not locked while it waits), in the transaction that stores it, so a send that fails rolls the batch
+ * back and the whole batch is sent again (at least once, as with the extension). Should a batch end without its last
+ * event reaching this publisher, the wait happens when the batch prepares to commit. The other confirmation modes, and
+ * a send outside a unit of work, are the extension's own.
  */
 final class BatchAcknowledgedKafkaPublisher<K, V> extends KafkaPublisher<K, V> {
 
@@ -78,9 +81,12 @@ final class BatchAcknowledgedKafkaPublisher<K, V> extends KafkaPublisher<K, V> {
             monitored.reportFailure(e);
             throw e;
         }
+        if (batch instanceof BatchingUnitOfWork<?> events && events.isLastMessage()) {
+            pending.await(acknowledgementLimit);
+        }
     }
 
-    /** The sends of one batch, in the order they were made. */
+    /** The sends of one batch not yet acknowledged, in the order they were made. */
     private static final class Acknowledgements {
 
         private final List<Future<RecordMetadata>> sends = new ArrayList<>();
@@ -91,29 +97,35 @@ final class BatchAcknowledgedKafkaPublisher<K, V> extends KafkaPublisher<K, V> {
             callbacks.add(callback);
         }
 
-        /** Every send's outcome is reported to the monitor; the first failure fails the batch. */
+        /** Every send's outcome is reported to the monitor; any failure fails the batch. Nothing is pending afterwards. */
         void await(Duration limit) {
             long deadline = System.nanoTime() + limit.toNanos();
+            int count = sends.size();
             Exception firstFailure = null;
             int failed = 0;
-            for (int i = 0; i < sends.size(); i++) {
-                try {
-                    sends.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    callbacks.get(i).reportSuccess();
-                } catch (InterruptedException e) {
-                    callbacks.get(i).reportFailure(e);
-                    Thread.currentThread().interrupt();
-                    throw new EventPublicationFailedException("Interrupted while waiting for the broker to acknowledge "
-                            + sends.size() + " events", e);
-                } catch (ExecutionException | TimeoutException e) {
-                    callbacks.get(i).reportFailure(e);
-                    failed++;
-                    firstFailure = firstFailure == null ? e : firstFailure;
+            try {
+                for (int i = 0; i < count; i++) {
+                    try {
+                        sends.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        callbacks.get(i).reportSuccess();
+                    } catch (InterruptedException e) {
+                        callbacks.subList(i, count).forEach(callback -> callback.reportFailure(e));
+                        Thread.currentThread().interrupt();
+                        throw new EventPublicationFailedException("Interrupted while waiting for the broker to acknowledge "
+                                + (count - i) + " of " + count + " events of this batch; the batch is sent again", e);
+                    } catch (ExecutionException | TimeoutException e) {
+                        callbacks.get(i).reportFailure(e);
+                        failed++;
+                        firstFailure = firstFailure == null ? e : firstFailure;
+                    }
                 }
+            } finally {
+                sends.clear();
+                callbacks.clear();
             }
             if (firstFailure != null) {
                 Throwable cause = firstFailure instanceof ExecutionException ? firstFailure.getCause() : firstFailure;
-                throw new EventPublicationFailedException(failed + " of " + sends.size() + " events of this batch were not acknowledged "
+                throw new EventPublicationFailedException(failed + " of " + count + " events of this batch were not acknowledged "
                         + "by the broker within " + limit.toMillis() + " ms (first: " + cause + "); the batch is sent again", cause);
             }
         }

@@ -13,8 +13,10 @@ import org.axonframework.extensions.kafka.eventhandling.DefaultKafkaMessageConve
 import org.axonframework.extensions.kafka.eventhandling.producer.ConfirmationMode;
 import org.axonframework.extensions.kafka.eventhandling.producer.ProducerFactory;
 import org.axonframework.messaging.EventPublicationFailedException;
+import org.axonframework.messaging.Message;
 import org.axonframework.messaging.ResultMessage;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
+import org.axonframework.monitoring.MessageMonitor;
 import org.axonframework.monitoring.NoOpMessageMonitor;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,7 @@ class BatchAcknowledgedKafkaPublisherTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 3);
         assertThat(batch).as("the batch waits for its acknowledgements").isNotDone();
-        assertThat(transactions.outcomes).isEmpty();
+        assertThat(transactions.outcomes).as("nor is the token stored meanwhile (its row would stay locked)").isEmpty();
 
         producer.completeNext();
         producer.completeNext();
@@ -59,13 +61,32 @@ class BatchAcknowledgedKafkaPublisherTest {
         producer.completeNext();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> transactions.outcomes.contains("commit"));
-        assertThat(transactions.outcomes).containsExactly("commit");
+        assertThat(transactions.outcomes).containsExactly("token stored", "commit");
         assertThat(producer.history()).extracting(record -> record.topic()).containsOnly(TOPIC);
     }
 
     @Test
     void aBatchWithOneFailedSendIsRolledBackAfterEverySendReported() throws Exception {
-        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.WAIT_FOR_ACK, Duration.ofSeconds(30));
+        List<String> reported = new CopyOnWriteArrayList<>();
+        MessageMonitor<Message<?>> monitor = message -> new MessageMonitor.MonitorCallback() {
+            @Override
+            public void reportSuccess() {
+                reported.add(message.getPayload() + " acknowledged");
+            }
+
+            @Override
+            public void reportFailure(Throwable cause) {
+                reported.add(message.getPayload() + " failed");
+            }
+
+            @Override
+            public void reportIgnored() {
+                reported.add(message.getPayload() + " ignored");
+            }
+        };
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = new BatchAcknowledgedKafkaPublisher<>(
+                factory(producer, ConfirmationMode.WAIT_FOR_ACK), converter(), event -> Optional.of(TOPIC), monitor, serializer(),
+                Duration.ofSeconds(30));
         CompletableFuture<ResultMessage<Object>> batch = CompletableFuture.supplyAsync(() -> publish(publisher, events(3)));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 3);
@@ -78,6 +99,7 @@ class BatchAcknowledgedKafkaPublisherTest {
         assertThat(result.isExceptional()).isTrue();
         assertThat(result.exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
                 .hasMessageContaining("1 of 3 events").hasMessageContaining("one replica left");
+        assertThat(reported).containsExactly("event-0 acknowledged", "event-1 failed", "event-2 acknowledged");
     }
 
     @Test
@@ -106,6 +128,23 @@ class BatchAcknowledgedKafkaPublisherTest {
     }
 
     @Test
+    void aBatchWhoseLastEventIsNotPublishedStillWaitsBeforeItCommits() throws Exception {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = new BatchAcknowledgedKafkaPublisher<>(
+                factory(producer, ConfirmationMode.WAIT_FOR_ACK), converter(),
+                event -> event.getPayload().equals("event-2") ? Optional.empty() : Optional.of(TOPIC),
+                NoOpMessageMonitor.INSTANCE, serializer(), Duration.ofSeconds(30));
+        CompletableFuture<ResultMessage<Object>> batch = CompletableFuture.supplyAsync(() -> publish(publisher, events(3)));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 2);
+        producer.completeNext();
+        producer.errorNext(new NotEnoughReplicasException("one replica left"));
+
+        assertThat(batch.get(10, TimeUnit.SECONDS).exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
+                .hasMessageContaining("1 of 2 events");
+        assertThat(transactions.outcomes).containsExactly("token stored", "rollback");
+    }
+
+    @Test
     void eventsWithoutATopicAreNotSent() {
         BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = new BatchAcknowledgedKafkaPublisher<>(
                 factory(producer, ConfirmationMode.WAIT_FOR_ACK), converter(), event -> Optional.empty(),
@@ -114,7 +153,7 @@ class BatchAcknowledgedKafkaPublisherTest {
         publish(publisher, events(2));
 
         assertThat(producer.history()).isEmpty();
-        assertThat(transactions.outcomes).containsExactly("commit");
+        assertThat(transactions.outcomes).containsExactly("token stored", "commit");
     }
 
     @Test
@@ -124,7 +163,7 @@ class BatchAcknowledgedKafkaPublisherTest {
         publish(publisher, events(2)); // the extension's fire-and-forget: nothing is ever acknowledged
 
         assertThat(producer.history()).hasSize(2);
-        assertThat(transactions.outcomes).containsExactly("commit");
+        assertThat(transactions.outcomes).containsExactly("token stored", "commit");
     }
 
     private BatchAcknowledgedKafkaPublisher<String, byte[]> publisher(ConfirmationMode mode, Duration limit) {
@@ -132,10 +171,11 @@ class BatchAcknowledgedKafkaPublisherTest {
                 NoOpMessageMonitor.INSTANCE, serializer(), limit);
     }
 
-    /** One processor batch as a pooled processor runs it: one unit of work, one transaction. */
+    /** One processor batch as a pooled processor runs it: one unit of work, one transaction, the token stored as it prepares to commit. */
     private ResultMessage<Object> publish(BatchAcknowledgedKafkaPublisher<String, byte[]> publisher, List<EventMessage<?>> batch) {
         BatchingUnitOfWork<EventMessage<?>> unitOfWork = new BatchingUnitOfWork<>(batch);
         unitOfWork.attachTransaction(transactions);
+        unitOfWork.onPrepareCommit(u -> transactions.outcomes.add("token stored"));
         return unitOfWork.executeWithResult(() -> {
             publisher.send(unitOfWork.getMessage());
             return null;
