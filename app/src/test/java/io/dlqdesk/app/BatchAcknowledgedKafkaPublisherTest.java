@@ -13,10 +13,8 @@ import org.axonframework.extensions.kafka.eventhandling.DefaultKafkaMessageConve
 import org.axonframework.extensions.kafka.eventhandling.producer.ConfirmationMode;
 import org.axonframework.extensions.kafka.eventhandling.producer.ProducerFactory;
 import org.axonframework.messaging.EventPublicationFailedException;
-import org.axonframework.messaging.Message;
 import org.axonframework.messaging.ResultMessage;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
-import org.axonframework.monitoring.MessageMonitor;
 import org.axonframework.monitoring.NoOpMessageMonitor;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.junit.jupiter.api.Test;
@@ -67,25 +65,9 @@ class BatchAcknowledgedKafkaPublisherTest {
 
     @Test
     void aBatchWithOneFailedSendIsRolledBackAfterEverySendReported() throws Exception {
-        List<String> reported = new CopyOnWriteArrayList<>();
-        MessageMonitor<Message<?>> monitor = message -> new MessageMonitor.MonitorCallback() {
-            @Override
-            public void reportSuccess() {
-                reported.add(message.getPayload() + " acknowledged");
-            }
-
-            @Override
-            public void reportFailure(Throwable cause) {
-                reported.add(message.getPayload() + " failed");
-            }
-
-            @Override
-            public void reportIgnored() {
-                reported.add(message.getPayload() + " ignored");
-            }
-        };
+        PublishOutcomes outcomes = new PublishOutcomes();
         BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = new BatchAcknowledgedKafkaPublisher<>(
-                factory(producer, ConfirmationMode.WAIT_FOR_ACK), converter(), event -> Optional.of(TOPIC), monitor, serializer(),
+                factory(producer, ConfirmationMode.WAIT_FOR_ACK), converter(), event -> Optional.of(TOPIC), outcomes, serializer(),
                 Duration.ofSeconds(30));
         CompletableFuture<ResultMessage<Object>> batch = CompletableFuture.supplyAsync(() -> publish(publisher, events(3)));
 
@@ -99,7 +81,7 @@ class BatchAcknowledgedKafkaPublisherTest {
         assertThat(result.isExceptional()).isTrue();
         assertThat(result.exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
                 .hasMessageContaining("1 of 3 events").hasMessageContaining("one replica left");
-        assertThat(reported).containsExactly("event-0 acknowledged", "event-1 failed", "event-2 acknowledged");
+        assertThat(outcomes.reported).containsExactly("event-0 acknowledged", "event-1 failed", "event-2 acknowledged");
     }
 
     @Test

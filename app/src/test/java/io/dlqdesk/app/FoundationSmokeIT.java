@@ -18,11 +18,7 @@ import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.deadline.DeadlineManager;
@@ -43,7 +39,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -100,8 +95,9 @@ class FoundationSmokeIT {
         try (ConfigurableApplicationContext app = start(database, broker, topic, Map.of())) {
             open(app, late);
 
-            List<ConsumerRecord<String, byte[]>> published = readUntil(broker, topic,
-                    records -> containsIncident(records, early) && containsIncident(records, late));
+            List<ConsumerRecord<String, byte[]>> published = EventsTopic.readUntil(broker, topic, WAIT,
+                    records -> EventsTopic.mentions(records, IncidentId.of(early).value())
+                            && EventsTopic.mentions(records, IncidentId.of(late).value()));
             assertThat(published).anySatisfy(record -> isIncidentOpened(record, early))
                     .anySatisfy(record -> isIncidentOpened(record, late));
             assertThat(health(app)).contains("\"status\":\"UP\"").contains("\"dlqIngest\"").contains("lastPoll");
@@ -160,33 +156,10 @@ class FoundationSmokeIT {
                 .map(Object::toString).toList();
     }
 
-    private static boolean containsIncident(List<ConsumerRecord<String, byte[]>> records, FailureKey key) {
-        return records.stream().anyMatch(record -> new String(record.value(), StandardCharsets.UTF_8).contains(IncidentId.of(key).value()));
-    }
-
     private static void isIncidentOpened(ConsumerRecord<String, byte[]> record, FailureKey key) {
         assertThat(new String(record.value(), StandardCharsets.UTF_8)).contains(IncidentId.of(key).value());
         assertThat(new String(record.headers().lastHeader("axon-message-type").value(), StandardCharsets.UTF_8))
                 .isEqualTo(IncidentOpened.class.getName());
-    }
-
-    private static List<ConsumerRecord<String, byte[]>> readUntil(KafkaBroker broker, String topic,
-                                                                  java.util.function.Predicate<List<ConsumerRecord<String, byte[]>>> done) {
-        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "smoke-reader-" + System.nanoTime(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            // by name, not pattern: a pattern subscription would not see the topic created after it for minutes
-            consumer.subscribe(List.of(topic));
-            await().atMost(WAIT).until(() -> {
-                consumer.poll(Duration.ofMillis(250)).forEach(records::add);
-                return done.test(records);
-            });
-        }
-        return records;
     }
 
     /** Readiness with its details, which only an admin is shown. */
