@@ -12,7 +12,6 @@ import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
 import io.dlqdesk.domain.api.ReplayJobStatus;
 import io.dlqdesk.domain.api.ReplayRequested;
-import io.dlqdesk.projections.OrderedStatements;
 import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -37,39 +36,32 @@ public class ReplayAttemptProjection {
     /** Explicit, so that moving this class never resets its token. */
     public static final String PROCESSING_GROUP = "rollback-facts";
 
-    private static final String REQUESTED = "INSERT INTO replay_attempt (incident_id, attempt, target_group, target_topic, target_partition,"
-            + " status, requested_at) VALUES (?, ?, ?, ?, ?, 'REQUESTED', ?) ON DUPLICATE KEY UPDATE attempt = attempt";
-    private static final String DECIDED = "UPDATE replay_attempt SET status = ?, published_topic = ?, published_partition = ?,"
-            + " published_offset = ?, decided_at = ?, end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?";
-    private static final String MARKED_UNKNOWN = "UPDATE replay_attempt SET status = ?, decided_at = COALESCE(decided_at, ?),"
-            + " end_offset_at_decision = ? WHERE incident_id = ? AND attempt = ?";
-
     private static final String JOB_STATUS = "INSERT INTO replay_job_active (job_id, status) VALUES (?, ?) ON DUPLICATE KEY UPDATE status = VALUES(status)";
     private static final String JOB_ENDED = "DELETE FROM replay_job_active WHERE job_id = ?";
 
     private final JdbcTemplate jdbc;
-    /** A batch's statements, run as JDBC batches when it commits; those of one attempt in event order. */
-    private final PendingWrites<OrderedStatements> pending;
+    /** A batch's changes, written when it commits (see {@link RollbackFactsBatch}). */
+    private final PendingWrites<RollbackFactsBatch> pending;
 
     ReplayAttemptProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.pending = new PendingWrites<>(PROCESSING_GROUP, OrderedStatements::new, statements -> statements.run(jdbc));
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, RollbackFactsBatch::new, batch -> batch.write(jdbc));
     }
 
     @EventHandler
     void on(ReplayRequested event, @Timestamp Instant at) {
         // a replay goes to the original topic and partition
-        pending.record(statements -> statements.add(attempt(event.incidentId(), event.attempt()), REQUESTED, event.incidentId().value(),
-                event.attempt(), event.targetGroup(), event.sourceLocation().topic(), event.sourceLocation().partition(), utc(at)));
+        pending.record(batch -> batch.requested(AttemptRow.requested(attempt(event.incidentId(), event.attempt()), event.targetGroup(),
+                event.sourceLocation().topic(), event.sourceLocation().partition(), utc(at))));
     }
 
     @EventHandler
     void on(PublishResultRecorded event) {
         var result = event.result();
         var at = result.publishedAt();
-        pending.record(statements -> statements.add(attempt(event.incidentId(), event.attempt()), DECIDED, result.status().name(),
+        pending.record(batch -> batch.decided(attempt(event.incidentId(), event.attempt()), row -> row.decided(result.status().name(),
                 at == null ? null : at.topic(), at == null ? null : at.partition(), at == null ? null : at.offset(),
-                utc(result.decidedAt()), result.endOffsetAtDecision(), event.incidentId().value(), event.attempt()));
+                utc(result.decidedAt()), result.endOffsetAtDecision())));
     }
 
     /**
@@ -78,8 +70,8 @@ public class ReplayAttemptProjection {
      */
     @EventHandler
     void on(PublishMarkedUnknown event, @Timestamp Instant at) {
-        pending.record(statements -> statements.add(attempt(event.incidentId(), event.attempt()), MARKED_UNKNOWN,
-                PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.endOffsetAtDecision(), event.incidentId().value(), event.attempt()));
+        pending.record(batch -> batch.decided(attempt(event.incidentId(), event.attempt()), row -> row.markedUnknown(
+                PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.endOffsetAtDecision())));
     }
 
     /** A job with work left holds a rollback back: RUNNING or PAUSED jobs are kept, ended ones removed. */
@@ -100,12 +92,12 @@ public class ReplayAttemptProjection {
 
     @EventHandler
     void on(ReplayJobCancelled event) {
-        pending.record(statements -> statements.add(event.jobId(), JOB_ENDED, event.jobId().value()));
+        pending.record(batch -> batch.job(event.jobId(), JOB_ENDED, event.jobId().value()));
     }
 
     @EventHandler
     void on(ReplayJobCompleted event) {
-        pending.record(statements -> statements.add(event.jobId(), JOB_ENDED, event.jobId().value()));
+        pending.record(batch -> batch.job(event.jobId(), JOB_ENDED, event.jobId().value()));
     }
 
     @QueryHandler
@@ -121,11 +113,11 @@ public class ReplayAttemptProjection {
     }
 
     private void job(ReplayJobId job, ReplayJobStatus status) {
-        pending.record(statements -> statements.add(job, JOB_STATUS, job.value(), status.name()));
+        pending.record(batch -> batch.job(job, JOB_STATUS, job.value(), status.name()));
     }
 
-    private static String attempt(IncidentId incidentId, int attempt) {
-        return incidentId.value() + "/" + attempt;
+    private static AttemptRow.Key attempt(IncidentId incidentId, int attempt) {
+        return new AttemptRow.Key(incidentId.value(), attempt);
     }
 
     private static LocalDateTime utc(Instant instant) {
