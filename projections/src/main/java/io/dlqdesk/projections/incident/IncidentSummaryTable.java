@@ -1,12 +1,11 @@
 package io.dlqdesk.projections.incident;
 
 import io.dlqdesk.projections.MultiRowInsert;
+import io.dlqdesk.projections.RowsByIds;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,6 @@ import java.util.Map;
 @Component
 class IncidentSummaryTable {
 
-    private static final int IDS_PER_READ = 1000;
     private static final MultiRowInsert UPSERT = new MultiRowInsert("incident_summary", SummaryRow.COLUMNS,
             "topic = VALUES(topic), partition_no = VALUES(partition_no), record_offset = VALUES(record_offset),"
                     + " consumer_group = VALUES(consumer_group), status = VALUES(status), detected_at = VALUES(detected_at),"
@@ -36,13 +34,8 @@ class IncidentSummaryTable {
     /** The stored rows of {@code incidentIds}, by id; an id without a row is absent. */
     Map<String, SummaryRow> read(Collection<String> incidentIds) {
         Map<String, SummaryRow> rows = new HashMap<>();
-        List<String> ids = new ArrayList<>(incidentIds);
-        for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
-            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ));
-            jdbc.query("SELECT " + SummaryRow.COLUMNS + " FROM incident_summary WHERE incident_id IN ("
-                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")", SummaryRow::read, chunk.toArray())
-                    .forEach(row -> rows.put(row.incidentId(), row));
-        }
+        RowsByIds.read(jdbc, "SELECT " + SummaryRow.COLUMNS + " FROM incident_summary WHERE incident_id", incidentIds, SummaryRow::read)
+                .forEach(row -> rows.put(row.incidentId(), row));
         return rows;
     }
 

@@ -2,10 +2,10 @@ package io.dlqdesk.projections.readiness;
 
 import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.projections.OrderedStatements;
+import io.dlqdesk.projections.RowsByIds;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,6 @@ import java.util.function.Consumer;
  */
 final class RollbackFactsBatch {
 
-    private static final int IDS_PER_READ = 1000;
     private static final MultiRowInsert UPSERT = new MultiRowInsert("replay_attempt", AttemptRow.COLUMNS,
             "target_group = VALUES(target_group), target_topic = VALUES(target_topic), target_partition = VALUES(target_partition),"
                     + " status = VALUES(status), requested_at = VALUES(requested_at), published_topic = VALUES(published_topic),"
@@ -85,12 +84,8 @@ final class RollbackFactsBatch {
         Map<AttemptRow.Key, AttemptRow> rows = new TreeMap<>();
         // by incident (the primary key's first column): an incident's other attempts come along and are left out
         List<String> incidents = keys.stream().map(AttemptRow.Key::incidentId).distinct().toList();
-        for (int from = 0; from < incidents.size(); from += IDS_PER_READ) {
-            List<String> chunk = incidents.subList(from, Math.min(incidents.size(), from + IDS_PER_READ));
-            jdbc.query("SELECT " + AttemptRow.COLUMNS + " FROM replay_attempt WHERE incident_id IN ("
-                            + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")", AttemptRow::read, chunk.toArray())
-                    .stream().filter(row -> keys.contains(row.key())).forEach(row -> rows.put(row.key(), row));
-        }
+        RowsByIds.read(jdbc, "SELECT " + AttemptRow.COLUMNS + " FROM replay_attempt WHERE incident_id", incidents, AttemptRow::read).stream()
+                .filter(row -> keys.contains(row.key())).forEach(row -> rows.put(row.key(), row));
         return rows;
     }
 }
