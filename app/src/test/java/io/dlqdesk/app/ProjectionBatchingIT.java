@@ -1,5 +1,12 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.api.PublishMarkedUnknown;
+import io.dlqdesk.domain.api.PublishResult;
+import io.dlqdesk.domain.api.PublishResultRecorded;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.JobReplayClaimed;
 import io.dlqdesk.domain.api.JobReplayDecided;
@@ -113,6 +120,76 @@ class ProjectionBatchingIT {
         assertThat(rebuild(events, 0, false)).as("outside any unit of work").isEqualTo(oneByOne);
         assertThat(rebuild(events, 13, true)).as("every batch rolled back once after its writes, then run again").isEqualTo(oneByOne);
         assertCountsAreTheSummaryGrouped();
+    }
+
+    @Test
+    void aDecisionIsWrittenToItsAttemptWhicheverBatchRequestedIt() {
+        AnnotationEventHandlerAdapter facts = rollbackFacts();
+        Instant at = Instant.parse("2026-03-01T10:00:00Z");
+        FailureKey earlier = new FailureKey("orders", 1, 7, "billing");
+        FailureKey same = new FailureKey("orders", 2, 8, "billing");
+        List<EventMessage<?>> requests = List.of(requested(earlier, at), requested(same, at));
+        List<EventMessage<?>> decisions = List.of(
+                event(same, 1, new PublishResultRecorded(incident(same), 1, same,
+                        PublishResult.published(new RecordLocation("orders", 2, 41), at.plusSeconds(1)))),
+                event(earlier, 1, new PublishMarkedUnknown(incident(earlier), 1, earlier, new OperatorAction("carol", "gone", at), 17L),
+                        at.plusSeconds(2)));
+
+        assertThat(process(facts, requests, false).isExceptional()).isFalse();
+        ResultMessage<?> result = process(facts, decisions, false);
+
+        assertThat(result.isExceptional()).as(() -> String.valueOf(result.exceptionResult())).isFalse();
+        assertThat(attempts()).containsExactly(
+                List.of(incident(earlier).value(), "PUBLISH_UNKNOWN", "2026-03-01T10:00:02", "null", "17"),
+                List.of(incident(same).value(), "PUBLISHED", "2026-03-01T10:00:01", "41", "null"));
+    }
+
+    @Test
+    void aDecisionWithNoStoredAttemptFailsItsBatchAndWritesNoneOfIt() {
+        AnnotationEventHandlerAdapter facts = rollbackFacts();
+        Instant at = Instant.parse("2026-03-01T10:00:00Z");
+        FailureKey requestedKey = new FailureKey("orders", 1, 9, "billing");
+        FailureKey lost = new FailureKey("orders", 1, 10, "billing");
+        List<EventMessage<?>> batch = List.of(requested(requestedKey, at),
+                event(lost, 1, new PublishResultRecorded(incident(lost), 1, lost, PublishResult.failed("broker said no", at))));
+
+        ResultMessage<?> result = process(facts, batch, false);
+
+        assertThat(result.isExceptional()).as("the rollback check fails closed while the facts stand still").isTrue();
+        assertThat(result.exceptionResult()).hasMessageContaining(incident(lost).value());
+        assertThat(attempts()).as("the request in the same batch is rolled back with it").isEmpty();
+    }
+
+    /** The rollback facts' projection, its tables emptied as its processor's reset does. */
+    private static AnnotationEventHandlerAdapter rollbackFacts() {
+        AnnotationEventHandlerAdapter facts = projections.get(GROUPS.indexOf(ReplayAttemptProjection.PROCESSING_GROUP));
+        transactions.executeInTransaction(facts::prepareReset);
+        return facts;
+    }
+
+    private static List<List<String>> attempts() {
+        return jdbc().query("SELECT incident_id, status, decided_at, published_offset, end_offset_at_decision FROM replay_attempt"
+                        + " ORDER BY incident_id, attempt",
+                (row, n) -> List.of(row.getString(1), row.getString(2), String.valueOf(row.getObject(3, java.time.LocalDateTime.class)),
+                        String.valueOf(row.getObject(4)), String.valueOf(row.getObject(5))));
+    }
+
+    private static IncidentId incident(FailureKey key) {
+        return new IncidentId("inc-%032x".formatted(key.offset()));
+    }
+
+    private static EventMessage<?> requested(FailureKey key, Instant at) {
+        return event(key, 0, new ReplayRequested(incident(key), 1, key, key.location(), key.consumerGroup(), RecordKey.NONE, null, null, null,
+                null, "dlq-incident-desk", new OperatorAction("alice", "fix deployed", at)), at);
+    }
+
+    private static EventMessage<?> event(FailureKey key, long seq, Object payload) {
+        return event(key, seq, payload, Instant.parse("2026-03-01T10:00:00Z"));
+    }
+
+    private static EventMessage<?> event(FailureKey key, long seq, Object payload, Instant at) {
+        return new GenericDomainEventMessage<>("Incident", incident(key).value(), seq, payload, MetaData.emptyInstance(),
+                "msg-" + NONCE + "-" + key.offset() + "-" + seq, at);
     }
 
     /** Resets the four read models as their processors do, then hands them the events in batches of {@code size} (0: no unit of work). */

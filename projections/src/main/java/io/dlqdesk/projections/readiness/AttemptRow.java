@@ -71,12 +71,10 @@ final class AttemptRow {
         this.endOffsetAtDecision = endOffset;
     }
 
-    /** Marked PUBLISH_UNKNOWN: decided at the mark unless it was decided before. */
+    /** Marked PUBLISH_UNKNOWN: decided at the mark (the aggregate marks only a REQUESTED attempt, so none decided it before). */
     void markedUnknown(String status, LocalDateTime at, Long endOffset) {
         this.status = status;
-        if (decidedAt == null) {
-            decidedAt = at;
-        }
+        this.decidedAt = at;
         this.endOffsetAtDecision = endOffset;
     }
 
