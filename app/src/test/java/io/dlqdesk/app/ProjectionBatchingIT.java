@@ -128,8 +128,8 @@ class ProjectionBatchingIT {
         Instant at = Instant.parse("2026-03-01T10:00:00Z");
         FailureKey earlier = new FailureKey("orders", 1, 7, "billing");
         FailureKey same = new FailureKey("orders", 2, 8, "billing");
-        List<EventMessage<?>> requests = List.of(requested(earlier, at), requested(same, at));
-        List<EventMessage<?>> decisions = List.of(
+        List<EventMessage<?>> requests = List.of(requested(earlier, at));
+        List<EventMessage<?>> decisions = List.of(requested(same, at),
                 event(same, 1, new PublishResultRecorded(incident(same), 1, same,
                         PublishResult.published(new RecordLocation("orders", 2, 41), at.plusSeconds(1)))),
                 event(earlier, 1, new PublishMarkedUnknown(incident(earlier), 1, earlier, new OperatorAction("carol", "gone", at), 17L),
