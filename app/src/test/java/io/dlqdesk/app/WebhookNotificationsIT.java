@@ -18,6 +18,7 @@ import io.dlqdesk.domain.api.ReplayJobLimits;
 import io.dlqdesk.domain.api.ResumeReplayJobCommand;
 import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.LoggedEvents;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -275,7 +276,7 @@ class WebhookNotificationsIT {
             assertThat(row.get("decided_at")).isNotNull();
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(counter("dlq.notifications.given_up", "failing")).isGreaterThan(givenUpBefore);
-                assertThat(log.list).anySatisfy(event -> {
+                assertThat(LoggedEvents.snapshot(log)).anySatisfy(event -> {
                     assertThat(event.getLevel()).isEqualTo(Level.ERROR);
                     assertThat(event.getFormattedMessage()).startsWith("webhook failing GAVE UP on notification " + id + " (new-exception-group)");
                 });

@@ -11,6 +11,7 @@ import io.dlqdesk.notifications.NotificationEvent;
 import io.dlqdesk.notifications.NotificationProperties.Preset;
 import io.dlqdesk.notifications.NotificationProperties.Webhook;
 import io.dlqdesk.notifications.NotificationTables;
+import io.dlqdesk.testsupport.LoggedEvents;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -159,7 +160,7 @@ class WebhookSenderIT {
             assertThat(row.get("tries")).as(refused + ": one try, not the retry window").isEqualTo(1);
             assertThat(row.get("decided_at")).isNotNull();
             assertThat((String) row.get("last_error")).startsWith("HTTP 4").endsWith(": no thanks");
-            assertThat(log.list).as(refused).anySatisfy(event -> {
+            assertThat(LoggedEvents.snapshot(log)).as(refused).anySatisfy(event -> {
                 assertThat(event.getLevel()).isEqualTo(Level.ERROR);
                 assertThat(event.getFormattedMessage()).startsWith("webhook receiver GAVE UP on notification n-" + refused + " (new-exception-group)")
                         .contains("refused");
