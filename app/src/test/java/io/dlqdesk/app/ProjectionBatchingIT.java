@@ -1,12 +1,6 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.PublishMarkedUnknown;
-import io.dlqdesk.domain.api.PublishResult;
-import io.dlqdesk.domain.api.PublishResultRecorded;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.JobReplayClaimed;
 import io.dlqdesk.domain.api.JobReplayDecided;
@@ -14,7 +8,12 @@ import io.dlqdesk.domain.api.JobReplayRefailed;
 import io.dlqdesk.domain.api.JobReplayRefused;
 import io.dlqdesk.domain.api.JobReplayRequested;
 import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.PublishMarkedUnknown;
+import io.dlqdesk.domain.api.PublishResult;
+import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobId;
@@ -23,6 +22,7 @@ import io.dlqdesk.domain.api.ReplayJobPauseReason;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
 import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.projections.job.ReplayJobProjection;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.messaging.MetaData;
@@ -69,6 +69,8 @@ class ProjectionBatchingIT {
             ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP, ReplayJobProjection.PROCESSING_GROUP);
     /** Rows of incident_count that net to zero exist or not depending on where batches end: only the others are compared. */
     private static final Map<String, String> TABLES = tables();
+    /** When the rollback-facts tests' attempts are requested; their decisions come a second or two later. */
+    private static final Instant REQUESTED_AT = Instant.parse("2026-03-01T10:00:00Z");
 
     private static ConfigurableApplicationContext app;
     private static List<AnnotationEventHandlerAdapter> projections;
@@ -125,15 +127,14 @@ class ProjectionBatchingIT {
     @Test
     void aDecisionIsWrittenToItsAttemptWhicheverBatchRequestedIt() {
         AnnotationEventHandlerAdapter facts = rollbackFacts();
-        Instant at = Instant.parse("2026-03-01T10:00:00Z");
         FailureKey earlier = new FailureKey("orders", 1, 7, "billing");
         FailureKey same = new FailureKey("orders", 2, 8, "billing");
-        List<EventMessage<?>> requests = List.of(requested(earlier, at));
-        List<EventMessage<?>> decisions = List.of(requested(same, at),
+        List<EventMessage<?>> requests = List.of(requested(earlier));
+        List<EventMessage<?>> decisions = List.of(requested(same),
                 event(same, 1, new PublishResultRecorded(incident(same), 1, same,
-                        PublishResult.published(new RecordLocation("orders", 2, 41), at.plusSeconds(1)))),
-                event(earlier, 1, new PublishMarkedUnknown(incident(earlier), 1, earlier, new OperatorAction("carol", "gone", at), 17L),
-                        at.plusSeconds(2)));
+                        PublishResult.published(new RecordLocation("orders", 2, 41), REQUESTED_AT.plusSeconds(1)))),
+                event(earlier, 1, new PublishMarkedUnknown(incident(earlier), 1, earlier, new OperatorAction("carol", "gone", REQUESTED_AT), 17L),
+                        REQUESTED_AT.plusSeconds(2)));
 
         assertThat(process(facts, requests, false).isExceptional()).isFalse();
         ResultMessage<?> result = process(facts, decisions, false);
@@ -147,11 +148,10 @@ class ProjectionBatchingIT {
     @Test
     void aDecisionWithNoStoredAttemptFailsItsBatchAndWritesNoneOfIt() {
         AnnotationEventHandlerAdapter facts = rollbackFacts();
-        Instant at = Instant.parse("2026-03-01T10:00:00Z");
         FailureKey requestedKey = new FailureKey("orders", 1, 9, "billing");
         FailureKey lost = new FailureKey("orders", 1, 10, "billing");
-        List<EventMessage<?>> batch = List.of(requested(requestedKey, at),
-                event(lost, 1, new PublishResultRecorded(incident(lost), 1, lost, PublishResult.failed("broker said no", at))));
+        List<EventMessage<?>> batch = List.of(requested(requestedKey),
+                event(lost, 1, new PublishResultRecorded(incident(lost), 1, lost, PublishResult.failed("broker said no", REQUESTED_AT))));
 
         ResultMessage<?> result = process(facts, batch, false);
 
@@ -178,13 +178,13 @@ class ProjectionBatchingIT {
         return new IncidentId("inc-%032x".formatted(key.offset()));
     }
 
-    private static EventMessage<?> requested(FailureKey key, Instant at) {
+    private static EventMessage<?> requested(FailureKey key) {
         return event(key, 0, new ReplayRequested(incident(key), 1, key, key.location(), key.consumerGroup(), RecordKey.NONE, null, null, null,
-                null, "dlq-incident-desk", new OperatorAction("alice", "fix deployed", at)), at);
+                null, "dlq-incident-desk", new OperatorAction("alice", "fix deployed", REQUESTED_AT)));
     }
 
     private static EventMessage<?> event(FailureKey key, long seq, Object payload) {
-        return event(key, seq, payload, Instant.parse("2026-03-01T10:00:00Z"));
+        return event(key, seq, payload, REQUESTED_AT);
     }
 
     private static EventMessage<?> event(FailureKey key, long seq, Object payload, Instant at) {
