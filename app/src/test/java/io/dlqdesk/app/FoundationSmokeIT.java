@@ -22,6 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.eventhandling.EventProcessor;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
 import org.axonframework.eventsourcing.eventstore.EventStore;
@@ -74,6 +75,12 @@ class FoundationSmokeIT {
             assertThat(app.getEnvironment().getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
             assertThat(app.getBean(EventProcessingConfiguration.class).listenerInvocationErrorHandler(IncidentSummaryProjection.PROCESSING_GROUP))
                     .isInstanceOf(PropagatingErrorHandler.class);
+            // the incident list, history and as-of read models are run by one processor; the rollback facts by their own
+            EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
+            for (String group : List.of("incident-summary", "incident-history", "incident-as-of")) {
+                assertThat(processing.eventProcessorByProcessingGroup(group)).as(group).map(EventProcessor::getName).contains("incident-read-models");
+            }
+            assertThat(processing.eventProcessorByProcessingGroup("rollback-facts")).map(EventProcessor::getName).contains("rollback-facts");
 
             open(app, early);
 

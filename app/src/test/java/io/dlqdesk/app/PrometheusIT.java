@@ -151,7 +151,7 @@ class PrometheusIT {
 
         // every read model's processor has a lag series, and it drains to 0 once the events are applied
         await().atMost(WAIT).untilAsserted(() -> {
-            for (String group : List.of("incident-summary", "incident-history", "incident-as-of", "rollback-facts", "replay-saga")) {
+            for (String group : List.of("incident-read-models", "rollback-facts", "replay-saga")) {
                 assertThat(gauge("dlq_processor_lag_events", Map.of("processing_group", group))).as(group).contains(0.0);
             }
         });

@@ -295,9 +295,10 @@ class ReadModelIT {
         List<Map<String, Object>> intervals = table("SELECT * FROM incident_status_interval ORDER BY incident_id, seq");
 
         EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
-        for (String group : List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
-                ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP)) {
-            StreamingEventProcessor processor = processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow();
+        for (StreamingEventProcessor processor : List.of(IncidentSummaryProjection.PROCESSING_GROUP, IncidentHistoryProjection.PROCESSING_GROUP,
+                        ReplayAttemptProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP).stream()
+                .map(group -> processing.eventProcessorByProcessingGroup(group, StreamingEventProcessor.class).orElseThrow())
+                .distinct().toList()) { // a processor may run more than one of them: reset once
             processor.shutDown();
             processor.resetTokens();
             processor.start();

@@ -50,8 +50,8 @@ class TwoInstancesIT {
     private static final int REPLAYS = 100;
     private static final String GROUP = "billing";
     private static final String REPLAYED_GROUP = "orders-service";
-    /** The processors whose segments must spread: our eight with two segments and the Kafka publisher's (the job runner has one, on purpose). */
-    private static final List<String> PROCESSORS = List.of("incident-summary", "incident-history", "rollback-facts", "incident-as-of",
+    /** The processors whose segments must spread: our six with two segments and the Kafka publisher's (the job runner has one, on purpose). */
+    private static final List<String> PROCESSORS = List.of("incident-read-models", "rollback-facts",
             "replay-jobs", "replay-saga", "incident-alerts", "incident-notifications", "incident-events-kafka-publisher");
 
     @Test

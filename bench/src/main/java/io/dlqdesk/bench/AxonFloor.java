@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * A bench-only processor that does nothing with each event but deserialise it: what any Axon streaming
  * processor costs per event here (read, deserialise, dispatch, token), configured like a read model's.
- * The rebuild's floor: a read model cannot be faster than this, and the rebuild runs four of them.
+ * The rebuild's floor: a read model's processor cannot be faster than this, and the rebuild runs two of them.
  */
 @Configuration(proxyBeanMethods = false)
 class AxonFloor {

@@ -1,5 +1,6 @@
 package io.dlqdesk.bench;
 
+import io.dlqdesk.projections.ProjectionsConfiguration;
 import io.dlqdesk.testsupport.DltRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -63,7 +64,7 @@ final class IngestBench {
         }
         Progress.Times durable = Progress.await(() -> product.ingested() - ingestedBefore, records, Duration.ofMinutes(2));
         long head = product.eventStoreHead();
-        long visible = Progress.until(() -> product.reached("incident-summary", head), Duration.ofMinutes(2));
+        long visible = Progress.until(() -> product.reached(ProjectionsConfiguration.INCIDENT_READ_MODELS, head), Duration.ofMinutes(2));
         Map<String, Object> productPerRecord = productWork.per(records);
         productPerRecord.put("cpu", productCpu.per(records));
         productPerRecord.put("events_per_processor_transaction", batches.eventsPerTransaction());

@@ -2,6 +2,8 @@ package io.dlqdesk.bench;
 
 import io.dlqdesk.app.DlqDeskApplication;
 import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.projections.ProjectionsConfiguration;
+import io.dlqdesk.projections.readiness.ReplayAttemptProjection;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -24,7 +26,8 @@ import java.util.regex.Pattern;
 /** The whole service, in this JVM, as shipped but for where its data lives and which DLQ topics it reads. */
 final class ProductUnderTest implements AutoCloseable {
 
-    static final List<String> PROJECTIONS = List.of("incident-summary", "incident-history", "rollback-facts", "incident-as-of");
+    /** The read models' processors: the incident list, history and as-of together, and the rollback facts. */
+    static final List<String> PROJECTIONS = List.of(ProjectionsConfiguration.INCIDENT_READ_MODELS, ReplayAttemptProjection.PROCESSING_GROUP);
 
     final ConfigurableApplicationContext app;
     final JdbcTemplate jdbc;

@@ -59,7 +59,7 @@ final class RebuildBench {
         }
     }
 
-    /** Seconds from the reset to every read model at the head: each processor's own reset (Axon's resetTokens), all four at once. */
+    /** Seconds from the reset to every read model at the head: each processor's own reset (Axon's resetTokens), both at once. */
     double product() throws InterruptedException {
         product.awaitProcessorsAtHead();
         long head = product.eventStoreHead();
