@@ -71,6 +71,8 @@ class IncidentReadModelsMigrationIT {
                 Map.entry("incident-read-models/1", "{\"index\":42,\"gaps\":[40]}"),
                 Map.entry("rollback-facts/0", "{\"index\":7,\"gaps\":[]}"));
         READ_MODEL_TABLES.forEach(table -> assertThat(rows(table)).as(table).isEqualTo(1));
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE()"
+                + " AND table_name = 'v440_carried_token'", Long.class)).as("the migration's own table, dropped").isZero();
     }
 
     @Test
