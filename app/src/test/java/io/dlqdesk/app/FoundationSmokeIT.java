@@ -73,10 +73,10 @@ class FoundationSmokeIT {
             assertThat(app.getBean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
             assertThat(app.getEnvironment().getProperty("axon.update-check.disabled", Boolean.class)).isTrue();
             assertThat(app.getEnvironment().getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
-            assertThat(app.getBean(EventProcessingConfiguration.class).listenerInvocationErrorHandler(IncidentSummaryProjection.PROCESSING_GROUP))
+            EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
+            assertThat(processing.listenerInvocationErrorHandler(IncidentSummaryProjection.PROCESSING_GROUP))
                     .isInstanceOf(PropagatingErrorHandler.class);
             // the incident list, history and as-of read models are run by one processor; the rollback facts by their own
-            EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
             for (String group : List.of("incident-summary", "incident-history", "incident-as-of")) {
                 assertThat(processing.eventProcessorByProcessingGroup(group)).as(group).map(EventProcessor::getName).contains("incident-read-models");
             }

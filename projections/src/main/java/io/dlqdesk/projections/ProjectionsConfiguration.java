@@ -23,7 +23,7 @@ public class ProjectionsConfiguration {
     public static final String INCIDENT_READ_MODELS = "incident-read-models";
 
     /** The processing groups it runs, in one unit of work per batch. */
-    public static final List<String> INCIDENT_READ_MODEL_GROUPS = List.of(IncidentSummaryProjection.PROCESSING_GROUP,
+    private static final List<String> INCIDENT_READ_MODEL_GROUPS = List.of(IncidentSummaryProjection.PROCESSING_GROUP,
             IncidentHistoryProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection.PROCESSING_GROUP);
 
     /**
