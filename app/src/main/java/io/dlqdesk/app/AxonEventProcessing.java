@@ -28,6 +28,7 @@ import java.time.Duration;
 class AxonEventProcessing {
 
     static final int PUBLISHER_BATCH = 100;
+    static final int PUBLISHER_SEGMENTS = 2;
 
     /**
      * An event handler that fails is retried by its processor, never logged and skipped (Axon's
@@ -45,15 +46,17 @@ class AxonEventProcessing {
      * stored before its first start. It publishes up to {@value #PUBLISHER_BATCH} events per
      * transaction (the extension's default is one event, one token update, one fsync); after a failed
      * batch those events are sent again, which consumers of the events topic already allow for (they
-     * deduplicate by message id). Four segments keep each segment's queue short. With the publisher switched off
-     * ({@code axon.kafka.publisher.enabled=false}) the extension configures nothing, and neither does this.
+     * deduplicate by message id). {@value #PUBLISHER_SEGMENTS} segments, as the read models: each segment's queue holds
+     * every event (Axon's coordinator counts every queue for each event it hands out), so more segments cost every event
+     * more and keep no queue shorter. With the publisher switched off ({@code axon.kafka.publisher.enabled=false}) the
+     * extension configures nothing, and neither does this.
      */
     @Bean
     ConfigurerModule kafkaPublisherStartsAtTail(ObjectProvider<KafkaProperties> axonKafka) {
         return configurer -> axonKafka.ifAvailable(kafka -> configurer.eventProcessing().registerPooledStreamingEventProcessorConfiguration(
                 kafka.getPublisher().getProcessingGroup(),
                 (config, builder) -> builder.initialToken(StreamableMessageSource::createTailToken).batchSize(PUBLISHER_BATCH)
-                        .initialSegmentCount(4)));
+                        .initialSegmentCount(PUBLISHER_SEGMENTS)));
     }
 
     /**

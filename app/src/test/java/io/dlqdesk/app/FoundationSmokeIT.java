@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -108,6 +109,13 @@ class FoundationSmokeIT {
             assertThat(published).anySatisfy(record -> isIncidentOpened(record, early))
                     .anySatisfy(record -> isIncidentOpened(record, late));
             assertThat(health(app)).contains("\"status\":\"UP\"").contains("\"dlqIngest\"").contains("lastPoll");
+            // the segments the shipped configuration creates (docs/configuration.md): two for the processors worth
+            // spreading over instances, one for those that handle few events (every segment costs every event)
+            JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+            Map<String, Integer> segments = Map.of("incident-read-models", 2, "rollback-facts", 2, "replay-saga", 2,
+                    "incident-events-kafka-publisher", 2, "incident-alerts", 1, "incident-notifications", 1, "replay-jobs", 1, "replay-job-runner", 1);
+            await().atMost(WAIT).untilAsserted(() -> segments.forEach((processor, count) -> assertThat(jdbc.queryForObject(
+                    "SELECT COUNT(*) FROM token_entry WHERE processor_name = ?", Integer.class, processor)).as(processor).isEqualTo(count)));
             assertThat(app.getBean(HealthEndpoint.class).healthForPath("liveness", "dlqIngestLiveness").getStatus()).isEqualTo(Status.UP);
         }
     }
