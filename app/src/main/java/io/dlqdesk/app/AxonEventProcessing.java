@@ -44,13 +44,13 @@ class AxonEventProcessing {
      * The Kafka publisher's processor starts at the tail of the store as a plain (non-replay)
      * token: with Axon's default start behind a replay marker, the publisher skipped every event
      * stored before its first start. It publishes up to {@value #PUBLISHER_BATCH} events per
-     * transaction (the extension's default is one event, one token update, one fsync), as many as the read models: in a
-     * storm a batch of 100 left its queue nearly full between batches, and Axon's coordinator walks every queue for each
-     * event it hands out. After a failed batch those events are sent again, which consumers of the events topic already
-     * allow for (they deduplicate by message id). {@value #PUBLISHER_SEGMENTS} segments, as the read models: each segment's queue holds
-     * every event (Axon's coordinator counts every queue for each event it hands out), so more segments cost every event
-     * more and keep no queue shorter. With the publisher switched off ({@code axon.kafka.publisher.enabled=false}) the
-     * extension configures nothing, and neither does this.
+     * transaction (the extension's default is one event, one token update, one fsync), as many as the read models.
+     * After a failed batch those events are sent again, which consumers of the events topic already allow for (they
+     * deduplicate by message id). Axon's coordinator counts every queue of every segment (each holds every event) for each
+     * event it hands out: so {@value #PUBLISHER_SEGMENTS} segments, as the read models, since more cost every event more and
+     * keep no queue shorter; and large batches, since a batch of 100 left its queue nearly full between batches. With the
+     * publisher switched off ({@code axon.kafka.publisher.enabled=false}) the extension configures nothing, and neither
+     * does this.
      */
     @Bean
     ConfigurerModule kafkaPublisherStartsAtTail(ObjectProvider<KafkaProperties> axonKafka) {
