@@ -17,7 +17,8 @@ class AxonSerialization {
     /**
      * Our own mapper, not Spring MVC's: the stored form of events must not change when someone
      * tunes {@code spring.jackson.*}. Unknown properties are tolerated so that a rolled-back
-     * version can still read events written by a newer one.
+     * version can still read events written by a newer one. Instants in the form this mapper writes are read by
+     * {@link StoredInstants}.
      */
     @Bean
     @Primary
@@ -25,6 +26,7 @@ class AxonSerialization {
         return JacksonSerializer.builder()
                 .objectMapper(JsonMapper.builder()
                         .addModule(new JavaTimeModule())
+                        .addModule(StoredInstants.module())
                         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                         .build())
                 .lenientDeserialization()
