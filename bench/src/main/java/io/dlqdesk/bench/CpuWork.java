@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  */
 final class CpuWork {
 
-    private static final Pattern PROCESSOR = Pattern.compile("^(?:WorkPackage|Coordinator)\\[([^]]+)]");
+    private static final Pattern PROCESSOR = Pattern.compile("^(?:WorkPackage|Coordinator|EventProcessor)\\[([^]]+)]");
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final Map<Long, Long> threadsBefore;
