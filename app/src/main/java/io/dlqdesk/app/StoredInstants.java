@@ -17,6 +17,7 @@ import java.time.LocalDate;
  * e.g. {@code 2026-12-03T14:52:59.032995244Z}) is read by hand, anything else by Jackson's own deserializer, so every
  * input gives the same instant or the same error as before. Every processor reads every event's instants, and
  * {@code DateTimeFormatter}'s general parser took a third of Jackson's time there (JFR over the bench's ingest).
+ * Not contextual: a {@code @JsonFormat} on an instant would be ignored; nothing this serializer writes has one.
  */
 final class StoredInstants extends StdScalarDeserializer<Instant> {
 
