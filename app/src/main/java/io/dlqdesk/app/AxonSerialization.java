@@ -1,5 +1,6 @@
 package io.dlqdesk.app;
 
+import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -23,10 +24,14 @@ class AxonSerialization {
     @Bean
     @Primary
     Serializer serializer() {
+        return jackson(new JavaTimeModule(), StoredInstants.module());
+    }
+
+    /** That serializer with these modules, in this order; {@code StoredInstantsTest} builds it without {@link StoredInstants}. */
+    static JacksonSerializer jackson(Module... modules) {
         return JacksonSerializer.builder()
                 .objectMapper(JsonMapper.builder()
-                        .addModule(new JavaTimeModule())
-                        .addModule(StoredInstants.module())
+                        .addModules(modules)
                         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                         .build())
                 .lenientDeserialization()
