@@ -86,14 +86,16 @@ public final class BenchMain {
                 DatabaseWork work;
                 if (round % 2 == 0) {
                     work = DatabaseWork.start(product.jdbc);
+                    MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
                     replayProduct[round] = settings.replays() / replay.product(round, sources);
-                    replayWork.put("product", work.per(settings.replays()));
+                    replayWork.put("product", withClaims(work.per(settings.replays()), claims));
                     replayBaseline[round] = settings.replays() / replay.baseline(sources);
                 } else {
                     replayBaseline[round] = settings.replays() / replay.baseline(sources);
                     work = DatabaseWork.start(product.jdbc);
+                    MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
                     replayProduct[round] = settings.replays() / replay.product(round, sources);
-                    replayWork.put("product", work.per(settings.replays()));
+                    replayWork.put("product", withClaims(work.per(settings.replays()), claims));
                 }
                 List<ProducerRecord<byte[], byte[]>> refailed = replay.refailures(round, IngestBench.topic(round));
                 System.out.println("ingest round " + (round + 1) + " starts at " + Instant.now()); // to line profiles up with phases
@@ -228,13 +230,14 @@ public final class BenchMain {
             Map<String, Object> productWork = work.per(events);
             productWork.put("cpu", cpu.per(events));
             productWork.put("events_per_processor_transaction", batches.eventsPerTransaction());
+            productWork.put("reset_and_time_to_head", rebuild.phases());
             rebuildWork.put("product", productWork);
             if (round % 2 == 0) {
                 rebuildBaseline[round] = events / rebuild.baseline();
             }
             rebuildFloor[round] = events / rebuild.floor();
-            System.out.printf(Locale.ROOT, "rebuild round %d: %.0f events/s (baseline %.0f/s; one no-op Axon processor %.0f/s)%n", round + 1,
-                    rebuildProduct[round], rebuildBaseline[round], rebuildFloor[round]);
+            System.out.printf(Locale.ROOT, "rebuild round %d: %.0f events/s (baseline %.0f/s; one no-op Axon processor %.0f/s); per processor, its reset and the head: %s%n",
+                    round + 1, rebuildProduct[round], rebuildBaseline[round], rebuildFloor[round], rebuild.phases());
         }
         double writeFloor = events / rebuild.writeFloor();
         double rebuildRatio = Stats.median(rebuildProduct) / Stats.median(rebuildBaseline);
@@ -249,6 +252,12 @@ public final class BenchMain {
         double floorRatio = Stats.median(rebuildFloor) / Stats.median(rebuildBaseline);
         table.add(row("rebuild floor: one no-op Axon processor (as a read model's) over the same events", Stats.median(rebuildFloor),
                 Stats.median(rebuildBaseline), floorRatio, "(shown)", true));
+    }
+
+    /** Rows per outbox poller round that claimed any, over the replay phase. */
+    private static Map<String, Object> withClaims(Map<String, Object> work, MeterDelta claims) {
+        work.put("rows_per_outbox_claim", claims.mean());
+        return work;
     }
 
     private static void print(BenchSettings settings, List<String[]> table) {

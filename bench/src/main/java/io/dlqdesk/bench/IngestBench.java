@@ -56,6 +56,8 @@ final class IngestBench {
         DatabaseWork productWork = DatabaseWork.start(product.jdbc);
         CpuWork productCpu = CpuWork.start(product.databaseServer);
         ProcessorBatches batches = ProcessorBatches.start(product);
+        MeterDelta ingestBatches = MeterDelta.start(product, "dlq.ingest.batch_records");
+        MeterDelta fallbacks = MeterDelta.start(product, "dlq.ingest.batch_fallbacks");
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
             for (ProducerRecord<byte[], byte[]> record : batch) {
                 producer.send(record);
@@ -68,6 +70,8 @@ final class IngestBench {
         Map<String, Object> productPerRecord = productWork.per(records);
         productPerRecord.put("cpu", productCpu.per(records));
         productPerRecord.put("events_per_processor_transaction", batches.eventsPerTransaction());
+        productPerRecord.put("records_per_ingest_transaction", ingestBatches.mean());
+        productPerRecord.put("ingest_batches_written_one_by_one", fallbacks.count());
 
         // the baseline, on the same records, once the product's processors are done with them
         product.awaitProcessorsAtHead();

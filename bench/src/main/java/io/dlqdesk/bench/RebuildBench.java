@@ -19,7 +19,9 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,6 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RebuildBench {
 
     private final ProductUnderTest product;
+    private final Map<String, Phases> phases = new LinkedHashMap<>();
 
     RebuildBench(ProductUnderTest product) {
         this.product = product;
@@ -59,29 +62,62 @@ final class RebuildBench {
         }
     }
 
-    /** Seconds from the reset to every read model at the head: each processor's own reset (Axon's resetTokens), both at once. */
+    /**
+     * Seconds from the reset to every read model at the head: each processor's own reset (Axon's resetTokens: the
+     * reset handlers empty the tables in the transaction that stores the replay tokens), both at once. Also keeps,
+     * per processor, how long its reset took and when it reached the head ({@link #phases()}).
+     */
     double product() throws InterruptedException {
         product.awaitProcessorsAtHead();
         long head = product.eventStoreHead();
+        phases.clear();
         long started = System.nanoTime();
         for (String name : ProductUnderTest.PROJECTIONS) {
             StreamingEventProcessor processor = product.processor(name);
+            long resetting = System.nanoTime();
             processor.shutDown();
             processor.resetTokens();
+            phases.put(name, new Phases((System.nanoTime() - resetting) / 1e9));
             processor.start();
         }
         awaitHead(head, started);
         return (System.nanoTime() - started) / 1e9;
     }
 
+    /** Per processor of the last {@link #product()}: its reset and the time from the start of the rebuild to the head. */
+    Map<String, Map<String, Double>> phases() {
+        Map<String, Map<String, Double>> phases = new LinkedHashMap<>();
+        this.phases.forEach((name, phase) -> {
+            Map<String, Double> seconds = new LinkedHashMap<>();
+            seconds.put("reset_s", Math.round(phase.resetSeconds * 100) / 100.0);
+            seconds.put("to_head_s", Math.round(phase.toHeadSeconds * 100) / 100.0);
+            phases.put(name, seconds);
+        });
+        return phases;
+    }
+
     private void awaitHead(long head, long started) throws InterruptedException {
         long nextReport = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (!ProductUnderTest.PROJECTIONS.stream().allMatch(name -> product.reached(name, head))) {
+        while (!phases.values().stream().allMatch(phase -> phase.toHeadSeconds >= 0)) {
+            phases.forEach((name, phase) -> {
+                if (phase.toHeadSeconds < 0 && product.reached(name, head)) {
+                    phase.toHeadSeconds = (System.nanoTime() - started) / 1e9;
+                }
+            });
             if (System.nanoTime() > nextReport) {
                 nextReport = System.nanoTime() + Duration.ofSeconds(15).toNanos();
                 System.out.printf("rebuild: %.0f s, head %d, %s%n", (System.nanoTime() - started) / 1e9, head, status());
             }
             Thread.sleep(5);
+        }
+    }
+
+    private static final class Phases {
+        final double resetSeconds;
+        double toHeadSeconds = -1;
+
+        Phases(double resetSeconds) {
+            this.resetSeconds = resetSeconds;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.dlqdesk.ingest.loop;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -20,6 +21,8 @@ public final class IngestMetrics {
     private final Counter ignored;
     private final Counter blocked;
     private final Counter restarts;
+    private final DistributionSummary batchRecords;
+    private final Counter batchFallbacks;
     private final Map<WriteFailures.Kind, Counter> writeFailures = new EnumMap<>(WriteFailures.Kind.class);
     private final Map<MalformedPolicy, Counter> gaveUp = new EnumMap<>(MalformedPolicy.class);
     private final MultiGauge awaitingCommit;
@@ -31,6 +34,10 @@ public final class IngestMetrics {
         quarantined = records(registry, "quarantined");
         ignored = records(registry, "ignored");
         blocked = records(registry, "blocked");
+        batchRecords = DistributionSummary.builder("dlq.ingest.batch_records").description("records per batch written in one transaction")
+                .register(registry);
+        batchFallbacks = Counter.builder("dlq.ingest.batch_fallbacks")
+                .description("batches that failed whole and were written again one record at a time").register(registry);
         restarts = Counter.builder("dlq.ingest.loop.restarts").description("times the poll loop was restarted after an error").register(registry);
         for (WriteFailures.Kind kind : WriteFailures.Kind.values()) {
             writeFailures.put(kind, Counter.builder("dlq.ingest.write.failures").tag("kind", kind.name().toLowerCase(Locale.ROOT))
@@ -56,6 +63,14 @@ public final class IngestMetrics {
 
     private static Counter records(MeterRegistry registry, String outcome) {
         return Counter.builder("dlq.ingest.records").tag("outcome", outcome).register(registry);
+    }
+
+    void batchWritten(int records) {
+        batchRecords.record(records);
+    }
+
+    void batchFellBack() {
+        batchFallbacks.increment();
     }
 
     void consumed() {

@@ -144,11 +144,13 @@ final class RecordWorkers {
             return;
         } catch (Throwable e) {
             noteFailure(e);
+            metrics.batchFellBack();
             log.warn("writing a batch of {} DLQ records failed, writing them one by one: {}", current.size(), e.toString());
             current.forEach(work -> handOver(work, () -> attempt(work, new Tries(work.classification())))); // they keep their slots
             return;
         }
         health.writeSucceeded();
+        metrics.batchWritten(current.size());
         for (Work work : current) {
             metrics.ingested();
             finish(work, new WorkOutcome.Completed(work));

@@ -10,6 +10,7 @@ import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
@@ -142,6 +143,8 @@ class IngestStallIT {
         assertThat(counter("dlq.ingest.write.given_up", "then", "quarantine")).isEqualTo(9.0);
         assertThat(counter("dlq.ingest.records", "outcome", "quarantined")).isEqualTo(9.0);
         assertThat(counter("dlq.ingest.write.failures", "kind", "record")).isGreaterThanOrEqualTo(9.0 * MAX_RECORD_ATTEMPTS);
+        assertThat(meters.get("dlq.ingest.batch_fallbacks").counter().count()).as("batches holding poison were written again one by one")
+                .isPositive();
         await().atMost(WAIT).until(() -> loop.health().inFlight() == 0);
         assertThat(readiness().getStatus()).isEqualTo(Status.UP);
     }
@@ -229,6 +232,11 @@ class IngestStallIT {
                 assertThat(ingested(topic, partition)).hasSize(20);
             }
         });
+        assertThat(meters.get("dlq.ingest.batch_fallbacks").counter().count()).as("no batch failed").isZero();
+        DistributionSummary batches = meters.get("dlq.ingest.batch_records").summary();
+        assertThat(batches.count()).isPositive();
+        assertThat(batches.totalAmount()).as("records written in batches, at most every record").isBetween(1.0, 60.0);
+        assertThat(batches.max()).as("records per batch").isGreaterThanOrEqualTo(1.0);
     }
 
     private DlqConsumerLoop startLoop(KafkaBroker broker, String topic, MalformedPolicy policy) {
