@@ -51,6 +51,7 @@ public final class BenchMain {
         }
         topics.add(IngestBench.topic(settings.rounds())); // the write path alone, after the rounds
         topics.add(IngestBench.topic(settings.rounds() + 1)); // and with every handler skipped (the ingest floor)
+        topics.add(IngestBench.topic(settings.rounds() + 2)); // and with only the list's handlers working (the list's floor)
         Records.createTopics(broker, topics); // before the service starts, so its ingest loop reads them from the start
 
         Map<String, Object> json = new LinkedHashMap<>();
@@ -115,6 +116,9 @@ public final class BenchMain {
             IngestBench.FirstFailures idle = ingest.idleHandlersFloor(rounds + 1);
             System.out.printf(Locale.ROOT, "ingest floor, every processor running with its handlers skipped: %.0f/s durable, %.0f/s read by every processor"
                     + " (baseline %.0f/s); per record: %s%n", idle.durablePerSecond(), idle.readByAllPerSecond(), idle.baselinePerSecond(), idle.cpu());
+            IngestBench.FirstFailures list = ingest.listAloneFloor(rounds + 2);
+            System.out.printf(Locale.ROOT, "the list's floor, every other processor's handlers skipped: %.0f/s durable, %.0f/s in the list"
+                    + " (baseline %.0f/s); per record: %s%n", list.durablePerSecond(), list.readByAllPerSecond(), list.baselinePerSecond(), list.cpu());
             if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
                 System.out.println("ingest, last round, per record: " + ingestWork);
                 exit(product);
@@ -126,13 +130,17 @@ public final class BenchMain {
                     "write_path_alone_per_s", round0(alone[0]), "write_path_alone_baseline_per_s", round0(alone[1]),
                     "idle_handlers_floor", ordered("durable_per_s", round0(idle.durablePerSecond()),
                             "read_by_every_processor_per_s", round0(idle.readByAllPerSecond()), "baseline_per_s", round0(idle.baselinePerSecond()),
-                            "cpu", idle.cpu())));
+                            "cpu", idle.cpu()),
+                    "list_alone_floor", ordered("durable_per_s", round0(list.durablePerSecond()), "in_the_list_per_s", round0(list.readByAllPerSecond()),
+                            "baseline_per_s", round0(list.baselinePerSecond()), "cpu", list.cpu())));
             table.add(row("ingest: records/s until durable", Stats.median(ingestDurable), Stats.median(ingestBaseline), ingestRatio, "≥ 1.0×",
                     ingestRatio >= 1.0));
             table.add(row("ingest: write path alone, every event processor stopped (first failures only)", alone[0], alone[1],
                     alone[0] / alone[1], "(shown)", true));
             table.add(row("ingest floor: every event processor running, its handlers skipped (first failures only)", idle.durablePerSecond(), idle.baselinePerSecond(),
                     idle.durablePerSecond() / idle.baselinePerSecond(), "(shown)", true));
+            table.add(row("ingest floor until in the list: only the list's processor working, every other handler skipped (first failures only)",
+                    list.readByAllPerSecond(), list.baselinePerSecond(), list.readByAllPerSecond() / list.baselinePerSecond(), "(shown)", true));
             double visibleRatio = Stats.median(ingestVisible) / Stats.median(ingestBaseline);
             table.add(row("ingest: records/s until in the incident list", Stats.median(ingestVisible), Stats.median(ingestBaseline), visibleRatio,
                     "≥ 0.5×", visibleRatio >= 0.5));

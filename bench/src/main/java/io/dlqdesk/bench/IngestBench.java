@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * Ingest: N DLQ records over 6 partitions, one in ten a re-failure of a replayed incident (from the
@@ -102,7 +103,7 @@ final class IngestBench {
         processors.forEach(EventProcessor::shutDown);
         FirstFailures alone;
         try {
-            alone = firstFailures(topic, "bench-alone-" + round, "baseline-alone-" + round);
+            alone = firstFailures(topic, "bench-alone-" + round, "baseline-alone-" + round, product::allReached);
         } finally {
             processors.forEach(EventProcessor::start);
         }
@@ -121,7 +122,24 @@ final class IngestBench {
         IdleHandlers idle = product.app.getBean(IdleHandlers.class);
         idle.set(true);
         try {
-            return firstFailures(topic(round), "bench-idle-" + round, "baseline-idle-" + round);
+            return firstFailures(topic(round), "bench-idle-" + round, "baseline-idle-" + round, product::allReached);
+        } finally {
+            idle.set(false);
+        }
+    }
+
+    /**
+     * The incident list's floor: as {@link #idleHandlersFloor}, with the list, history and as-of processor doing its work and
+     * every other processor's handlers skipped; records/s until durable and until in the list ({@code readByAllPerSecond}:
+     * until that processor has handled every event). No ingest reaches the list sooner while the list's writes are as they are.
+     */
+    FirstFailures listAloneFloor(int round) throws Exception {
+        product.awaitProcessorsAtHead();
+        IdleHandlers idle = product.app.getBean(IdleHandlers.class);
+        idle.allBut(ProjectionsConfiguration.INCIDENT_READ_MODELS);
+        try {
+            return firstFailures(topic(round), "bench-list-" + round, "baseline-list-" + round,
+                    head -> product.reached(ProjectionsConfiguration.INCIDENT_READ_MODELS, head));
         } finally {
             idle.set(false);
         }
@@ -131,7 +149,7 @@ final class IngestBench {
     record FirstFailures(double durablePerSecond, double readByAllPerSecond, double baselinePerSecond, Map<String, Object> cpu) {
     }
 
-    private FirstFailures firstFailures(String topic, String origin, String ledgerGroup) throws Exception {
+    private FirstFailures firstFailures(String topic, String origin, String ledgerGroup, LongPredicate reached) throws Exception {
         List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(records);
         for (int i = 0; i < records; i++) {
             batch.add(DltRecord.failure(origin, i % Records.PARTITIONS, i, "bench-group").to(topic, i % Records.PARTITIONS));
@@ -144,7 +162,7 @@ final class IngestBench {
         }
         Progress.Times durable = Progress.await(() -> product.ingested() - ingestedBefore, records, Duration.ofMinutes(2));
         long head = product.eventStoreHead();
-        long readByAll = Progress.until(() -> product.allReached(head), Duration.ofMinutes(2));
+        long readByAll = Progress.until(() -> reached.test(head), Duration.ofMinutes(2));
         Map<String, Object> cpuPerRecord = cpu.per(records);
         double baseline;
         try (BaselineLedger ledger = new BaselineLedger(product.broker, product.jdbc.getDataSource(), topic, ledgerGroup)) {
