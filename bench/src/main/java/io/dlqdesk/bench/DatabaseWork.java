@@ -20,11 +20,13 @@ final class DatabaseWork {
     private final JdbcTemplate jdbc;
     private final Map<String, Long> before;
     private final Map<String, long[]> tablesBefore;
+    private final Map<String, Long> roundTripsBefore;
 
     private DatabaseWork(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.before = counters();
         this.tablesBefore = tables();
+        this.roundTripsBefore = RoundTrips.snapshot();
     }
 
     static DatabaseWork start(JdbcTemplate jdbc) {
@@ -40,6 +42,7 @@ final class DatabaseWork {
         per.put("fsyncs_per_item", round(after.get("Innodb_data_fsyncs") - before.get("Innodb_data_fsyncs")
                 + after.get("Innodb_os_log_fsyncs") - before.get("Innodb_os_log_fsyncs"), items));
         per.put("statements_per_item_by_kind", byKind(after, items));
+        per.put("round_trips_per_item_by_component", RoundTrips.per(roundTripsBefore, items));
         if (!tablesBefore.isEmpty()) {
             per.put("rows_changed_per_item_by_table", byTable(items));
         }
