@@ -238,6 +238,7 @@ public final class BenchMain {
             Map<String, Object> productWork = work.per(events);
             productWork.put("cpu", cpu.per(events));
             productWork.put("events_per_processor_transaction", batches.eventsPerTransaction());
+            productWork.put("processor_transactions_by_events", batches.transactionsBySize());
             productWork.put("reset_and_time_to_head", rebuild.phases());
             rebuildWork.put("product", productWork);
             if (round % 2 == 0) {

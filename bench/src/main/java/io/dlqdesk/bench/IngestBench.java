@@ -71,6 +71,7 @@ final class IngestBench {
         Map<String, Object> productPerRecord = productWork.per(records);
         productPerRecord.put("cpu", productCpu.per(records));
         productPerRecord.put("events_per_processor_transaction", batches.eventsPerTransaction());
+        productPerRecord.put("processor_transactions_by_events", batches.transactionsBySize());
         productPerRecord.put("records_per_ingest_transaction", ingestBatches.mean());
         productPerRecord.put("ingest_batches_written_one_by_one", fallbacks.count());
 
