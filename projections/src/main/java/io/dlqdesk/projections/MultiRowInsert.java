@@ -21,7 +21,7 @@ import java.util.List;
 public final class MultiRowInsert {
 
     static final int MAX_ROWS = 500;
-    /** Values' bytes per statement, counted as the driver may write them (hex for bytes): far below max_allowed_packet. */
+    /** Values' bytes per batch, over-counted (as the driver may write them, escaped, bytes as hex): far below max_allowed_packet. */
     static final long MAX_BYTES = 1 << 20;
 
     private final String statement;
@@ -92,7 +92,7 @@ public final class MultiRowInsert {
         long bytes = 0;
         for (Object value : values) {
             if (value instanceof String text) {
-                bytes += (long) text.length() * 4; // at most four UTF-8 bytes per char, before escaping
+                bytes += (long) text.length() * 4; // up to three UTF-8 bytes per char, and room for escaping
             } else if (value instanceof byte[] data) {
                 bytes += 2L * data.length + 3;
             } else {
