@@ -82,6 +82,7 @@ public final class BenchMain {
             int refailures = 0;
             Map<String, Object> ingestWork = new LinkedHashMap<>();
             Map<String, Object> replayWork = new LinkedHashMap<>();
+            Map<String, Object> replayStages = Map.of();
             for (int round = 0; round < rounds; round++) {
                 List<RecordMetadata> sources = replay.prepare(round);
                 DatabaseWork work;
@@ -98,6 +99,8 @@ public final class BenchMain {
                     replayProduct[round] = settings.replays() / replay.product(round, sources);
                     replayWork.put("product", withClaims(work.per(settings.replays()), claims));
                 }
+                replayStages = replay.stages(round);
+                System.out.println("round " + (round + 1) + " replay stages, ms (p50, p99, max): " + replayStages);
                 List<ProducerRecord<byte[], byte[]>> refailed = replay.refailures(round, IngestBench.topic(round));
                 System.out.println("ingest round " + (round + 1) + " starts at " + Instant.now()); // to line profiles up with phases
                 IngestBench.Result result = ingest.run(round, refailed);
@@ -147,7 +150,7 @@ public final class BenchMain {
             double replayRatio = Stats.median(replayProduct) / Stats.median(replayBaseline);
             json.put("replay", ordered("ratio", round2(replayRatio), "product_per_s", round0(Stats.median(replayProduct)),
                     "baseline_per_s", round0(Stats.median(replayBaseline)), "replays", settings.replays(), "rounds", rounds,
-                    "database_work_last_round", replayWork));
+                    "database_work_last_round", replayWork, "stages_last_round_ms", replayStages));
             table.add(row("replay: replays/s until PUBLISHED", Stats.median(replayProduct), Stats.median(replayBaseline), replayRatio, "≥ 0.5×",
                     replayRatio >= 0.5));
 

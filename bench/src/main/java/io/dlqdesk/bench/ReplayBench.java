@@ -18,8 +18,12 @@ import org.apache.kafka.common.header.Header;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -110,6 +114,46 @@ final class ReplayBench {
         awaitCount("SELECT COUNT(*) FROM replay_attempt WHERE target_group = ? AND status = 'PUBLISHED'", group(round), replays,
                 Duration.ofMinutes(5));
         return (System.nanoTime() - started) / 1e9;
+    }
+
+    /**
+     * Where a round's replays spent their time, from the times stored with each: its request accepted (the
+     * {@code ReplayRequested} event's time), its outbox row written and decided once the broker acknowledged the send (the
+     * database's clock, as the poller writes them), its result recorded in the incident (the {@code PublishResultRecorded}
+     * event's time). Milliseconds per stage: p50, p99 and max over the round's replays.
+     */
+    Map<String, Object> stages(int round) {
+        List<Instant[]> times = product.jdbc.query("SELECT requested.time_stamp, o.created_at, o.decided_at, recorded.time_stamp"
+                        + " FROM replay_outbox o"
+                        + " JOIN domain_event_entry requested ON requested.aggregate_identifier = o.incident_id"
+                        + " AND requested.payload_type LIKE '%.ReplayRequested'"
+                        + " JOIN domain_event_entry recorded ON recorded.aggregate_identifier = o.incident_id"
+                        + " AND recorded.payload_type LIKE '%.PublishResultRecorded'"
+                        + " WHERE o.target_group = ? AND o.attempt = 1",
+                (row, n) -> new Instant[] {Instant.parse(row.getString(1)), utc(row.getObject(2, LocalDateTime.class)),
+                        utc(row.getObject(3, LocalDateTime.class)), Instant.parse(row.getString(4))}, group(round));
+        if (times.size() != replays) { // each incident of a round is replayed once: anything else is a bench error
+            throw new IllegalStateException(times.size() + " replays with their stage times, " + replays + " requested, in round " + round);
+        }
+        Map<String, Object> stages = new LinkedHashMap<>();
+        stages.put("requested_to_outbox_row", millis(times, 0, 1));
+        stages.put("outbox_row_to_acknowledged", millis(times, 1, 2));
+        stages.put("acknowledged_to_recorded_in_the_incident", millis(times, 2, 3));
+        stages.put("requested_to_recorded", millis(times, 0, 3));
+        return stages;
+    }
+
+    private static Instant utc(LocalDateTime time) {
+        return time.toInstant(ZoneOffset.UTC);
+    }
+
+    private static Map<String, Object> millis(List<Instant[]> times, int from, int to) {
+        double[] sorted = times.stream().mapToDouble(t -> Duration.between(t[from], t[to]).toNanos() / 1e6).sorted().toArray();
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("p50", Math.round(Stats.percentile(sorted, 0.5) * 10) / 10.0);
+        summary.put("p99", Math.round(Stats.percentile(sorted, 0.99) * 10) / 10.0);
+        summary.put("max", Math.round(sorted[sorted.length - 1] * 10) / 10.0);
+        return summary;
     }
 
     /** Seconds for the raw producer to read and resend the same records. */
