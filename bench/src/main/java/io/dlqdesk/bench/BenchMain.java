@@ -155,6 +155,7 @@ public final class BenchMain {
                     replayRatio >= 0.5));
 
             rebuild(settings, product, json, table);
+            statementCeilings(json, table);
 
             MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
             json.put("memory", ordered("peak_heap_mb", round0(memory.peakLiveMb()), "peak_heap_used_mb", round0(memory.peakUsedMb()),
@@ -264,6 +265,24 @@ public final class BenchMain {
         double floorRatio = Stats.median(rebuildFloor) / Stats.median(rebuildBaseline);
         table.add(row("rebuild floor: one no-op Axon processor (as a read model's) over the same events", Stats.median(rebuildFloor),
                 Stats.median(rebuildBaseline), floorRatio, "(shown)", true));
+    }
+
+    /**
+     * The issue's ceilings on statements (round trips) per item, checked against each benchmark's last round: a row each in
+     * the table and {@code statements_per_item_checked} in latest.json.
+     */
+    private static void statementCeilings(Map<String, Object> json, List<String[]> table) {
+        Map<String, Object> checked = new LinkedHashMap<>();
+        for (Map.Entry<String, Double> ceiling : Map.of("ingest", 1.5, "rebuild", 0.1, "replay", 40.0).entrySet().stream()
+                .sorted(Map.Entry.comparingByKey()).toList()) {
+            Map<?, ?> work = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) json.get(ceiling.getKey())).get("database_work_last_round")).get("product");
+            double perItem = ((Number) work.get("statements_per_item")).doubleValue();
+            boolean met = perItem <= ceiling.getValue();
+            checked.put(ceiling.getKey(), ordered("per_item", perItem, "ceiling", ceiling.getValue(), "met", met));
+            table.add(new String[] {"statements per item, last round: " + ceiling.getKey(), String.format(Locale.ROOT, "%.2f", perItem), "—", "—",
+                    "≤ " + ceiling.getValue(), yes(met)});
+        }
+        json.put("statements_per_item_checked", checked);
     }
 
     /** Rows per outbox poller round that claimed any, over the replay phase. */
