@@ -6,6 +6,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Where database time goes: the server's own counters (every connection, this run's included) before
@@ -42,7 +43,8 @@ final class DatabaseWork {
         per.put("fsyncs_per_item", round(after.get("Innodb_data_fsyncs") - before.get("Innodb_data_fsyncs")
                 + after.get("Innodb_os_log_fsyncs") - before.get("Innodb_os_log_fsyncs"), items));
         per.put("statements_per_item_by_kind", byKind(after, items));
-        per.put("round_trips_per_item_by_component", RoundTrips.per(roundTripsBefore, items));
+        per.put("round_trips_per_item_by_component", significantPerItem(RoundTrips.snapshot().entrySet().stream()
+                .map(component -> Map.entry(component.getKey(), component.getValue() - roundTripsBefore.getOrDefault(component.getKey(), 0L))), items));
         if (!tablesBefore.isEmpty()) {
             per.put("rows_changed_per_item_by_table", byTable(items));
         }
@@ -84,13 +86,17 @@ final class DatabaseWork {
 
     /** The kinds that make up at least 0.005 statements per item, most first. */
     private Map<String, Object> byKind(Map<String, Long> after, long items) {
-        Map<String, Object> kinds = new LinkedHashMap<>();
-        after.entrySet().stream().filter(counter -> counter.getKey().startsWith("Com_"))
-                .map(counter -> Map.entry(counter.getKey().substring("Com_".length()), counter.getValue() - before.getOrDefault(counter.getKey(), 0L)))
-                .filter(kind -> kind.getValue() * 200 >= Math.max(1, items))
+        return significantPerItem(after.entrySet().stream().filter(counter -> counter.getKey().startsWith("Com_"))
+                .map(counter -> Map.entry(counter.getKey().substring("Com_".length()), counter.getValue() - before.getOrDefault(counter.getKey(), 0L))), items);
+    }
+
+    /** Counts per item, those of at least 0.005 per item, most first. */
+    private static Map<String, Object> significantPerItem(Stream<Map.Entry<String, Long>> counts, long items) {
+        Map<String, Object> per = new LinkedHashMap<>();
+        counts.filter(count -> count.getValue() * 200 >= Math.max(1, items))
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(kind -> kinds.put(kind.getKey(), round3(kind.getValue(), items)));
-        return kinds;
+                .forEach(count -> per.put(count.getKey(), round3(count.getValue(), items)));
+        return per;
     }
 
     private Map<String, Long> counters() {

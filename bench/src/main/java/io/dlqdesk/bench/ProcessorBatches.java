@@ -49,6 +49,7 @@ final class ProcessorBatches {
      */
     Map<String, Object> transactionsBySize() {
         Map<String, Object> histograms = new LinkedHashMap<>();
+        Map<String, double[]> totals = totals();
         buckets().forEach((group, now) -> {
             Map<Double, Double> then = bucketsBefore.getOrDefault(group, Map.of());
             Map<String, Long> histogram = new LinkedHashMap<>();
@@ -63,7 +64,7 @@ final class ProcessorBatches {
                 below = atOrBelow;
                 lower = bucket.getKey();
             }
-            double[] total = totals().get(group);
+            double[] total = totals.get(group);
             double[] totalThen = before.getOrDefault(group, new double[2]);
             long above = Math.round(total[0] - totalThen[0] - below);
             if (above > 0) {

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * Bench-only Connector/J query interceptor (the product's {@code queryInterceptors} data-source property, set by
  * {@link ProductUnderTest}): counts every command the driver sends to the database (a statement, a commit, an
  * autocommit switch: one round trip each) by the component whose thread sent it, grouped as {@link CpuWork} groups CPU.
- * The server's counters ({@link DatabaseWork}) say how many; this says whose.
+ * The server's counters ({@link DatabaseWork}) say how many; this says whose ({@link DatabaseWork} takes the per-item figures).
  */
 public final class RoundTrips implements QueryInterceptor {
 
@@ -30,17 +30,6 @@ public final class RoundTrips implements QueryInterceptor {
         Map<String, Long> counts = new LinkedHashMap<>();
         BY_COMPONENT.forEach((component, count) -> counts.put(component, count.sum()));
         return counts;
-    }
-
-    /** Round trips per item by component since {@code before}, the components with at least 0.005 per item, most first. */
-    static Map<String, Object> per(Map<String, Long> before, long items) {
-        Map<String, Object> per = new LinkedHashMap<>();
-        snapshot().entrySet().stream()
-                .map(entry -> Map.entry(entry.getKey(), entry.getValue() - before.getOrDefault(entry.getKey(), 0L)))
-                .filter(entry -> entry.getValue() * 200 >= Math.max(1, items))
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(entry -> per.put(entry.getKey(), Math.round(entry.getValue() * 1000.0 / Math.max(1, items)) / 1000.0));
-        return per;
     }
 
     @Override
