@@ -1,5 +1,6 @@
 package io.dlqdesk.record;
 
+import io.dlqdesk.domain.api.BoundedText;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -52,6 +53,20 @@ public final class DltHeaderReader {
         }
         if (text.isBlank()) {
             throw new BadHeaderException(name, "blank");
+        }
+        return text;
+    }
+
+    /** Text kept whole or not at all: at most {@code max} characters, none of them a control character. */
+    public String requiredIdentifier(String name, int max) throws BadHeaderException {
+        byte[] value = required(name);
+        if (value.length > 4 * max) { // no need to decode what cannot fit
+            throw new BadHeaderException(name, value.length + " bytes, longer than " + max + " characters can be");
+        }
+        String text = requiredText(name);
+        String problem = BoundedText.identifierProblem(text, max);
+        if (problem != null) {
+            throw new BadHeaderException(name, problem);
         }
         return text;
     }

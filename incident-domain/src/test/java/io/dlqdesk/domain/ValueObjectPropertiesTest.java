@@ -2,6 +2,7 @@ package io.dlqdesk.domain;
 
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.ExceptionSummary;
+import io.dlqdesk.domain.api.BoundedText;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.OriginalTimestamp;
@@ -81,7 +82,8 @@ class ValueObjectPropertiesTest {
         Arbitrary<String> topics = Arbitraries.strings().withCharRange('a', 'z').withCharRange('A', 'Z').withCharRange('0', '9')
                 .withChars('.', '_', '-').ofMinLength(1).ofMaxLength(249);
         return Combinators.combine(topics, Arbitraries.integers().greaterOrEqual(0), Arbitraries.longs().greaterOrEqual(0),
-                Arbitraries.strings().ofMinLength(1).ofMaxLength(60).filter(group -> !group.isBlank())).as(FailureKey::new);
+                Arbitraries.strings().ofMinLength(1).ofMaxLength(60)
+                        .filter(group -> BoundedText.identifierProblem(group, FailureKey.MAX_GROUP_LENGTH) == null)).as(FailureKey::new);
     }
 
     @Property

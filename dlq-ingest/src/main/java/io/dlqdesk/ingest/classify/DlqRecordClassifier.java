@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.classify;
 
+import io.dlqdesk.domain.api.BoundedText;
 import io.dlqdesk.domain.api.ExceptionSummary;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.FailureKey;
@@ -26,9 +27,8 @@ import static io.dlqdesk.record.DltHeaders.*;
  */
 public final class DlqRecordClassifier {
 
-    // enough bytes for any text that survives ExceptionSummary's bounds (<= 3 bytes per char + 1 to
-    // trigger the truncation mark); decoding more would only be thrown away
-    private static final int MAX_MESSAGE_BYTES = 3 * ExceptionSummary.MAX_MESSAGE_LENGTH + 3;
+    // enough bytes for any class name that survives ExceptionSummary's bound (<= 3 bytes per char + 1
+    // to trigger the truncation mark); decoding more would only be thrown away
     private static final int MAX_CLASS_BYTES = 3 * ExceptionSummary.MAX_CLASS_LENGTH + 3;
 
     private final ClassifierSettings settings;
@@ -56,9 +56,16 @@ public final class DlqRecordClassifier {
         DltHeaderReader headers = new DltHeaderReader(
                 dlqRecord.headers() == null ? new RecordHeaders() : dlqRecord.headers());
         // the group decides everything else: without it the record cannot be attributed, so it is quarantined
-        String group = headers.requiredText(ORIGINAL_CONSUMER_GROUP);
+        String group = headers.requiredIdentifier(ORIGINAL_CONSUMER_GROUP, FailureKey.MAX_GROUP_LENGTH);
         if (!settings.owns(group)) {
             return new Classification.NotOurs(group);
+        }
+        if (dlqRecord.key() != null && dlqRecord.key().length > RecordKey.MAX_BYTES) { // kept whole or not at all: it is matched byte for byte
+            return new Classification.Malformed("record key: " + dlqRecord.key().length + " bytes, longer than " + RecordKey.MAX_BYTES);
+        }
+        String replayProblem = replayHeaderProblem(headers);
+        if (replayProblem != null) {
+            return new Classification.Malformed(replayProblem);
         }
         OriginalLocation original = originalLocation(headers);
         byte[] value = dlqRecord.value();
@@ -100,9 +107,7 @@ public final class DlqRecordClassifier {
         } catch (BadHeaderException e) {
             problems.append(problems.isEmpty() ? "" : "; ").append(e.getMessage());
         }
-        String problem = problems.isEmpty() ? null
-                : problems.length() <= FailedRecord.MAX_REASON_LENGTH ? problems.toString()
-                : problems.substring(0, FailedRecord.MAX_REASON_LENGTH - 1) + "…";
+        String problem = problems.isEmpty() ? null : BoundedText.truncate(problems.toString(), FailedRecord.MAX_REASON_LENGTH);
         return new OriginalLocation(topic, partition, offset, problem);
     }
 
@@ -122,18 +127,8 @@ public final class DlqRecordClassifier {
         if ("LogAppendTime".equals(text)) {
             return OriginalTimestamp.ofEpochMilli(epochMilli, TimestampType.LOG_APPEND_TIME);
         }
-        return OriginalTimestamp.ofEpochMilliWithUnknownType(epochMilli, bounded(text == null ? "" : text));
-    }
-
-    private static String bounded(String text) {
-        if (text.length() <= OriginalTimestamp.MAX_RAW_TYPE_LENGTH) {
-            return text;
-        }
-        int end = OriginalTimestamp.MAX_RAW_TYPE_LENGTH - 1;
-        if (Character.isLowSurrogate(text.charAt(end))) {
-            end--; // never split a surrogate pair
-        }
-        return text.substring(0, end) + "…";
+        return OriginalTimestamp.ofEpochMilliWithUnknownType(epochMilli,
+                BoundedText.truncate(text == null ? "" : text, OriginalTimestamp.MAX_RAW_TYPE_LENGTH));
     }
 
 
@@ -146,14 +141,24 @@ public final class DlqRecordClassifier {
         if (exceptionClass == null || exceptionClass.isBlank()) {
             return null;
         }
-        if (exceptionClass.length() > ExceptionSummary.MAX_CLASS_LENGTH) { // the domain refuses, not cuts, a long class
-            int end = ExceptionSummary.MAX_CLASS_LENGTH - 1;
-            if (Character.isLowSurrogate(exceptionClass.charAt(end))) {
-                end--; // never split a surrogate pair
+        // the domain refuses, not cuts, a long class: shown, never matched on, so a cut one still says what failed
+        exceptionClass = BoundedText.truncate(exceptionClass, ExceptionSummary.MAX_CLASS_LENGTH);
+        return ExceptionSummary.ofMessageBytes(exceptionClass, headers.bytes(EXCEPTION_MESSAGE));
+    }
+
+    /** The first correlation header that is too long (or holds control characters) to be kept whole, or null. */
+    private static String replayHeaderProblem(DltHeaderReader headers) {
+        for (String name : new String[] {REPLAY_ROOT_INCIDENT_ID, REPLAY_ATTEMPT, REPLAY_OWNER, REPLAY_TARGET_GROUP}) {
+            byte[] value = headers.bytes(name);
+            if (value != null && value.length > 4 * ReplayHeaders.MAX_VALUE_LENGTH) {
+                return name + ": " + value.length + " bytes, longer than " + ReplayHeaders.MAX_VALUE_LENGTH + " characters can be";
             }
-            exceptionClass = exceptionClass.substring(0, end) + "…";
+            String problem = ReplayHeaders.problem(headers.lenientText(name, Integer.MAX_VALUE));
+            if (problem != null) {
+                return name + ": " + problem;
+            }
         }
-        return ExceptionSummary.truncating(exceptionClass, headers.lenientText(EXCEPTION_MESSAGE, MAX_MESSAGE_BYTES));
+        return null;
     }
 
     /** Null unless at least one correlation header is there; values raw, for the domain to judge. */

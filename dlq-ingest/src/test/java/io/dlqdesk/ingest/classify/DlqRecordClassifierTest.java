@@ -102,6 +102,54 @@ class DlqRecordClassifierTest {
         assertThat(failure.exception()).isEqualTo(new ExceptionSummary(CAUSE_FQCN, "card declined"));
     }
 
+    /** Identifiers that no event or read model could hold whole are quarantined with the field and its length, never cut. */
+    @Nested
+    class Bounds {
+
+        @Test
+        void aGroupAsWideAsTheBoundIsAFailureOfThatGroup() {
+            String group = "g".repeat(FailureKey.MAX_GROUP_LENGTH);
+            assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, group)))
+                    .isEqualTo(new Failure(failure(new FailureKey(TOPIC, PARTITION, OFFSET, group), new EventId(EVENT_ID),
+                            ORIGINAL_TIMESTAMP_VALUE, sha256(VALUE), EXCEPTION)));
+        }
+
+        @Test
+        void aGroupOneCharacterWiderIsQuarantinedNamingItsLength() {
+            assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, "g".repeat(300))))
+                    .isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": 300 characters, longer than 255"));
+        }
+
+        @Test
+        void aHugeGroupIsQuarantinedWithoutBeingDecoded() {
+            assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, "g".repeat(1_000_000))))
+                    .isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": 1000000 bytes, longer than 255 characters can be"));
+        }
+
+        @Test
+        void aGroupWithALineBreakIsQuarantinedNamingWhere() {
+            assertThat(classify(healthy().set(ORIGINAL_CONSUMER_GROUP, "billing\nINFO forged")))
+                    .isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": control character U+000A at index 7"));
+        }
+
+        @Test
+        void aKeyOf64KiBIsKeptAndOneByteMoreIsQuarantined() {
+            assertThat(classify(healthy().key(new byte[RecordKey.MAX_BYTES]))).isInstanceOf(Failure.class);
+            assertThat(classify(healthy().key(new byte[RecordKey.MAX_BYTES + 1])))
+                    .isEqualTo(new Malformed("record key: 65537 bytes, longer than 65536"));
+        }
+
+        @Test
+        void aCorrelationHeaderTooLongToKeepIsQuarantinedAndOneWithinTheBoundCorrelates() {
+            assertThat(classify(healthy().set(ReplayHeaders.OWNER, "o".repeat(ReplayHeaders.MAX_VALUE_LENGTH))))
+                    .isInstanceOf(RetryFailure.class);
+            assertThat(classify(healthy().set(ReplayHeaders.OWNER, "o".repeat(ReplayHeaders.MAX_VALUE_LENGTH + 1))))
+                    .isEqualTo(new Malformed(ReplayHeaders.OWNER + ": 256 characters, longer than 255"));
+            assertThat(classify(healthy().set(ReplayHeaders.TARGET_GROUP, "o".repeat(10_000))))
+                    .isEqualTo(new Malformed(ReplayHeaders.TARGET_GROUP + ": 10000 bytes, longer than 255 characters can be"));
+        }
+    }
+
     @Nested
     class MandatoryHeaders {
 
@@ -377,8 +425,10 @@ class DlqRecordClassifierTest {
         void veryLongMessageIsBounded() {
             String message = "x".repeat(1_000_000);
 
+            // the event keeps the bound and proves which message it was cut from
             assertThat(classify(healthy().set(EXCEPTION_MESSAGE, message))).isEqualTo(new Failure(withException(
-                    new ExceptionSummary(CAUSE_FQCN, "x".repeat(ExceptionSummary.MAX_MESSAGE_LENGTH - 1) + "…"))));
+                    new ExceptionSummary(CAUSE_FQCN, "x".repeat(ExceptionSummary.MAX_MESSAGE_LENGTH - 1) + "…", 1_000_000,
+                            sha256(message.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hex()))));
         }
 
         @Test
@@ -386,7 +436,8 @@ class DlqRecordClassifierTest {
             String message = "😀".repeat(5_000); // 2 chars, 4 bytes each
 
             assertThat(classify(healthy().set(EXCEPTION_MESSAGE, message))).isEqualTo(new Failure(withException(
-                    new ExceptionSummary(CAUSE_FQCN, "😀".repeat(999) + "…"))));
+                    new ExceptionSummary(CAUSE_FQCN, "😀".repeat(999) + "…", 20_000,
+                            sha256(message.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hex()))));
         }
 
         @Test
@@ -628,8 +679,14 @@ class DlqRecordClassifierTest {
 
                 for (Classification result : List.of(classifier.classify(built), json.classify(built))) {
                     assertThat(result).isNotNull();
+                    if (result instanceof Malformed malformed && malformed.reason().startsWith(ReplayHeaders.ATTEMPT + ":")) {
+                        // a correlation header that cannot be kept whole (control characters, here) quarantines too
+                        assertThat(touched).contains(ReplayHeaders.ATTEMPT);
+                        assertThat(malformed.reason()).contains("control characters");
+                        continue;
+                    }
                     if (result instanceof Malformed malformed) {
-                        // only the group or a corrupt timestamp quarantines; a bug ("classifier error") never does
+                        // otherwise only the group or a corrupt timestamp quarantines; a bug ("classifier error") never does
                         assertThat(malformed.reason()).startsWith(touched.contains(ORIGINAL_CONSUMER_GROUP) ? "kafka_dlt-" : ORIGINAL_TIMESTAMP + ":");
                         assertThat(touched).containsAnyOf(ORIGINAL_CONSUMER_GROUP, ORIGINAL_TIMESTAMP);
                         continue;

@@ -1,16 +1,23 @@
 package io.dlqdesk.domain.api;
 
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Objects;
 
 /**
  * Why the consumer failed, bounded so that one huge message cannot bloat every event that carries
- * it. {@code message} is null when the exception had none (Spring then omits the header).
+ * it. {@code message} is null when the exception had none (Spring then omits the header). When the
+ * message was cut to its bound, {@code originalMessageBytes} and {@code originalMessageSha256} say
+ * how long the full message was (UTF-8 bytes) and prove which one it was; both are null when the
+ * message is kept whole (and in events stored before they existed).
  */
-public record ExceptionSummary(String exceptionClass, String message) {
+public record ExceptionSummary(String exceptionClass, String message, Integer originalMessageBytes, String originalMessageSha256) {
 
     public static final int MAX_CLASS_LENGTH = 512;
     public static final int MAX_MESSAGE_LENGTH = 2000;
-    static final String TRUNCATION_MARK = "…";
+    static final String TRUNCATION_MARK = BoundedText.TRUNCATION_MARK;
+    // enough bytes for any text that survives the bound (<= 3 bytes per char + 1 to trigger the mark)
+    private static final int MAX_MESSAGE_BYTES_DECODED = 3 * MAX_MESSAGE_LENGTH + 3;
 
     public ExceptionSummary {
         Objects.requireNonNull(exceptionClass, "exceptionClass");
@@ -23,6 +30,17 @@ public record ExceptionSummary(String exceptionClass, String message) {
         if (message != null && message.length() > MAX_MESSAGE_LENGTH) {
             throw new IllegalArgumentException("message longer than " + MAX_MESSAGE_LENGTH + " characters");
         }
+        if ((originalMessageBytes == null) != (originalMessageSha256 == null)) {
+            throw new IllegalArgumentException("a cut message records both its original length and its SHA-256, or neither");
+        }
+        if (originalMessageSha256 != null && !originalMessageSha256.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("originalMessageSha256 is not a SHA-256 in lower-case hex");
+        }
+    }
+
+    /** A summary whose message (if any) is whole. */
+    public ExceptionSummary(String exceptionClass, String message) {
+        this(exceptionClass, message, null, null);
     }
 
     /** Cuts an over-long message (on a code-point boundary) and marks the cut; the class is kept as is. */
@@ -30,10 +48,27 @@ public record ExceptionSummary(String exceptionClass, String message) {
         if (message == null || message.length() <= MAX_MESSAGE_LENGTH) {
             return new ExceptionSummary(exceptionClass, message);
         }
-        int end = MAX_MESSAGE_LENGTH - TRUNCATION_MARK.length();
-        if (Character.isLowSurrogate(message.charAt(end))) {
-            end--; // never split a surrogate pair
+        return ofMessageBytes(exceptionClass, message.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The message from its UTF-8 bytes (undecodable bytes become U+FFFD), kept up to its bound; a cut message records the
+     * full bytes' length and SHA-256. Only the bytes that can survive the bound are decoded.
+     */
+    public static ExceptionSummary ofMessageBytes(String exceptionClass, byte[] messageBytes) {
+        if (messageBytes == null) {
+            return new ExceptionSummary(exceptionClass, null);
         }
-        return new ExceptionSummary(exceptionClass, message.substring(0, end) + TRUNCATION_MARK);
+        String decoded = new String(messageBytes, 0, Math.min(messageBytes.length, MAX_MESSAGE_BYTES_DECODED), StandardCharsets.UTF_8);
+        if (decoded.length() <= MAX_MESSAGE_LENGTH && messageBytes.length <= MAX_MESSAGE_BYTES_DECODED) {
+            return new ExceptionSummary(exceptionClass, decoded);
+        }
+        return new ExceptionSummary(exceptionClass, BoundedText.truncate(decoded, MAX_MESSAGE_LENGTH), messageBytes.length,
+                HexFormat.of().formatHex(Sha256.digest(messageBytes)));
+    }
+
+    /** Whether the message was cut to its bound. */
+    public boolean messageTruncated() {
+        return originalMessageBytes != null;
     }
 }

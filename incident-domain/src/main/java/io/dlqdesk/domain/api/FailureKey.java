@@ -8,12 +8,13 @@ import java.util.Objects;
  */
 public record FailureKey(String topic, int partition, long offset, String consumerGroup) {
 
+    /** The widest group any read model stores (its {@code consumer_group} columns). */
+    public static final int MAX_GROUP_LENGTH = 255;
+
     public FailureKey {
         new RecordLocation(topic, partition, offset); // same rules as any location
         Objects.requireNonNull(consumerGroup, "consumerGroup");
-        if (consumerGroup.isBlank()) {
-            throw new IllegalArgumentException("consumerGroup must not be blank");
-        }
+        BoundedText.requireIdentifier("consumerGroup", consumerGroup, MAX_GROUP_LENGTH);
     }
 
     public static FailureKey of(RecordLocation location, String consumerGroup) {

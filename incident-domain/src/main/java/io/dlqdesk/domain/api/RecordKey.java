@@ -11,7 +11,13 @@ public record RecordKey(byte[] bytes) {
 
     public static final RecordKey NONE = new RecordKey(null);
 
+    /** 64 KiB: far above any key a partitioner needs, small enough for every event that carries it. */
+    public static final int MAX_BYTES = 64 * 1024;
+
     public RecordKey {
+        if (bytes != null && bytes.length > MAX_BYTES) {
+            throw new IllegalArgumentException("key: " + bytes.length + " bytes, longer than " + MAX_BYTES);
+        }
         bytes = bytes == null ? null : bytes.clone();
     }
 

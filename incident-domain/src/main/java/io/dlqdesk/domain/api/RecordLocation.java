@@ -9,13 +9,16 @@ import java.util.regex.Pattern;
  */
 public record RecordLocation(String topic, int partition, long offset) {
 
+    /** Kafka's own limit on a topic name. */
+    public static final int MAX_TOPIC_LENGTH = 249;
     // Kafka's own rule for topic names (legal characters, at most 249 of them).
-    private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+    private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1," + MAX_TOPIC_LENGTH + "}");
 
     public RecordLocation {
         Objects.requireNonNull(topic, "topic");
         if (!TOPIC.matcher(topic).matches()) {
-            throw new IllegalArgumentException("topic is not a legal Kafka topic name: '" + topic + "'");
+            throw new IllegalArgumentException("topic is not a legal Kafka topic name (" + topic.length() + " characters, at most "
+                    + MAX_TOPIC_LENGTH + " of a-z A-Z 0-9 . _ -)");
         }
         if (partition < 0) {
             throw new IllegalArgumentException("partition must be >= 0, was " + partition);
