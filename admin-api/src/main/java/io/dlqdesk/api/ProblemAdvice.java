@@ -1,6 +1,7 @@
 package io.dlqdesk.api;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import io.dlqdesk.parked.ParkedEventNotFoundException;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
 import io.dlqdesk.replay.request.SourceUnavailableException;
@@ -140,6 +141,11 @@ public class ProblemAdvice {
 
     @ExceptionHandler(NotFoundException.class)
     ProblemDetail notFound(NotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler(ParkedEventNotFoundException.class)
+    ProblemDetail noParkedEvent(ParkedEventNotFoundException e) {
         return problem(HttpStatus.NOT_FOUND, NOT_FOUND, e.getMessage());
     }
 

@@ -7,6 +7,8 @@ import io.dlqdesk.notifications.delivery.NotificationGauges;
 import io.dlqdesk.projections.incident.OpenIncidentGauges;
 import io.dlqdesk.projections.job.ReplayJobGauges;
 import io.dlqdesk.replay.outbox.OutboxGauges;
+import io.dlqdesk.parked.ParkedEventGauges;
+import io.dlqdesk.parked.ParkedEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.serialization.Serializer;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,7 +32,7 @@ class MetricsWiring {
 
     @Bean
     GaugeRefresher gaugeRefresher(MetricsProperties properties, DataSource dataSource, MeterRegistry meters, Serializer serializer,
-                                  ObjectProvider<DlqConsumerLoop> ingest, NotificationProperties notifications) {
+                                  ObjectProvider<DlqConsumerLoop> ingest, NotificationProperties notifications, ParkedEvents parked) {
         // every refresh query is bounded by the same timeout
         JdbcTemplate reads = new JdbcTemplate(dataSource);
         reads.setQueryTimeout(Math.toIntExact(Math.max(1, properties.queryTimeout().toSeconds())));
@@ -44,6 +46,7 @@ class MetricsWiring {
         families.put("dlq.notifications", new NotificationGauges(reads, notifications.webhooks(), meters)::refresh);
         families.put("dlq.replay.jobs", new ReplayJobGauges(reads, meters)::refresh);
         families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), serializer, meters)::refresh);
+        families.put("dlq.parked.events", new ParkedEventGauges(parked, meters)::refresh);
         return new GaugeRefresher(families, properties.refreshInterval());
     }
 }

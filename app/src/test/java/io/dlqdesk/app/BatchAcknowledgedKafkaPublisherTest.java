@@ -1,5 +1,7 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.parked.RetryBatch;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
@@ -79,9 +81,80 @@ class BatchAcknowledgedKafkaPublisherTest {
         ResultMessage<Object> result = batch.get(10, TimeUnit.SECONDS);
         assertThat(transactions.outcomes).containsExactly("rollback");
         assertThat(result.isExceptional()).isTrue();
-        assertThat(result.exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
+        assertThat(result.exceptionResult()).isInstanceOf(RetryBatch.class)
                 .hasMessageContaining("1 of 3 events").hasMessageContaining("one replica left");
         assertThat(outcomes.reported).containsExactly("event-0 acknowledged", "event-1 failed", "event-2 acknowledged");
+    }
+
+    @Test
+    void aRecordRefusedForItsOwnSakeIsSentAloneNextAndFailsOnlyItsOwnHandler() throws Exception {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.WAIT_FOR_ACK, Duration.ofSeconds(30));
+        List<EventMessage<?>> events = events(3);
+        CompletableFuture<ResultMessage<Object>> first = CompletableFuture.supplyAsync(() -> publish(publisher, events));
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 3);
+        producer.errorNext(new RecordTooLargeException("larger than max.message.bytes"));
+        producer.completeNext();
+        producer.completeNext();
+        assertThat(first.get(10, TimeUnit.SECONDS).exceptionResult()).isInstanceOf(RetryBatch.class)
+                .hasMessageContaining("1 refused for their own sake are sent alone next");
+        producer.clear();
+
+        // run again: the culprit goes alone and is awaited in its own handler, which fails with the broker's refusal
+        CompletableFuture<ResultMessage<Object>> second = CompletableFuture.supplyAsync(() -> publish(publisher, events));
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 1);
+        assertThat(second).as("the culprit's own send is awaited before anything else is sent").isNotDone();
+        producer.errorNext(new RecordTooLargeException("larger than max.message.bytes"));
+        assertThat(second.get(10, TimeUnit.SECONDS).exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
+                .isNotInstanceOf(RetryBatch.class).hasMessageContaining(events.get(0).getIdentifier())
+                .hasRootCauseInstanceOf(RecordTooLargeException.class);
+        producer.clear();
+
+        // parked, the rest of the batch goes out together
+        CompletableFuture<ResultMessage<Object>> rest = CompletableFuture.supplyAsync(() -> publish(publisher, events.subList(1, 3)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 2);
+        producer.completeNext();
+        producer.completeNext();
+        assertThat(rest.get(10, TimeUnit.SECONDS).isExceptional()).isFalse();
+    }
+
+    @Test
+    void aRecordSentAloneThatTheBrokerCouldNotTakeRunsTheBatchAgain() throws Exception {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.WAIT_FOR_ACK, Duration.ofSeconds(30));
+        List<EventMessage<?>> events = events(2);
+        CompletableFuture<ResultMessage<Object>> first = CompletableFuture.supplyAsync(() -> publish(publisher, events));
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 2);
+        producer.errorNext(new RecordTooLargeException("larger than max.message.bytes"));
+        producer.completeNext();
+        first.get(10, TimeUnit.SECONDS);
+        producer.clear();
+
+        CompletableFuture<ResultMessage<Object>> second = CompletableFuture.supplyAsync(() -> publish(publisher, events));
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 1);
+        producer.errorNext(new NotEnoughReplicasException("one replica left"));
+
+        assertThat(second.get(10, TimeUnit.SECONDS).exceptionResult()).isInstanceOf(RetryBatch.class).hasMessageContaining("sent alone");
+    }
+
+    @Test
+    void aBatchThatFailedForTheBrokersSakeIsSentTogetherAgain() throws Exception {
+        BatchAcknowledgedKafkaPublisher<String, byte[]> publisher = publisher(ConfirmationMode.WAIT_FOR_ACK, Duration.ofSeconds(30));
+        List<EventMessage<?>> events = events(3);
+        CompletableFuture<ResultMessage<Object>> first = CompletableFuture.supplyAsync(() -> publish(publisher, events));
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 3);
+        producer.errorNext(new NotEnoughReplicasException("one replica left"));
+        producer.completeNext();
+        producer.completeNext();
+        assertThat(first.get(10, TimeUnit.SECONDS).exceptionResult()).isInstanceOf(RetryBatch.class);
+        producer.clear();
+
+        CompletableFuture<ResultMessage<Object>> second = CompletableFuture.supplyAsync(() -> publish(publisher, events));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() == 3);
+        assertThat(second).as("all three sent before any acknowledgement: nothing went alone").isNotDone();
+        producer.completeNext();
+        producer.completeNext();
+        producer.completeNext();
+        assertThat(second.get(10, TimeUnit.SECONDS).isExceptional()).isFalse();
     }
 
     @Test
@@ -91,7 +164,7 @@ class BatchAcknowledgedKafkaPublisherTest {
         ResultMessage<Object> result = publish(publisher, events(2)); // nothing is ever acknowledged
 
         assertThat(transactions.outcomes).containsExactly("rollback");
-        assertThat(result.exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
+        assertThat(result.exceptionResult()).isInstanceOf(RetryBatch.class)
                 .hasMessageContaining("2 of 2 events").hasMessageContaining("within 300 ms");
     }
 
@@ -121,7 +194,7 @@ class BatchAcknowledgedKafkaPublisherTest {
         producer.completeNext();
         producer.errorNext(new NotEnoughReplicasException("one replica left"));
 
-        assertThat(batch.get(10, TimeUnit.SECONDS).exceptionResult()).isInstanceOf(EventPublicationFailedException.class)
+        assertThat(batch.get(10, TimeUnit.SECONDS).exceptionResult()).isInstanceOf(RetryBatch.class)
                 .hasMessageContaining("1 of 2 events");
         assertThat(transactions.outcomes).containsExactly("token stored", "rollback");
     }

@@ -106,7 +106,7 @@ class IncidentReadModelsMigrationIT {
     private static FluentConfiguration flyway() {
         return Flyway.configure().dataSource(database.jdbcUrl(), database.username(), database.password())
                 .locations("classpath:db/migration/axon", "classpath:db/migration/ingest", "classpath:db/migration/replay",
-                        "classpath:db/migration/projections", "classpath:db/migration/notifications")
+                        "classpath:db/migration/projections", "classpath:db/migration/notifications", "classpath:db/migration/parked")
                 .outOfOrder(true);
     }
 

@@ -25,6 +25,7 @@ class ModuleBoundariesTest {
                 .layer("dlq-record").definedBy("io.dlqdesk.record..")
                 .layer("kafka-connection").definedBy("io.dlqdesk.kafka..")
                 .layer("projections").definedBy("io.dlqdesk.projections..")
+                .layer("parked-events").definedBy("io.dlqdesk.parked..")
                 .layer("dlq-ingest").definedBy("io.dlqdesk.ingest..")
                 .layer("replay-saga").definedBy("io.dlqdesk.replay..")
                 .layer("retention-guard").definedBy("io.dlqdesk.retention..")
@@ -40,17 +41,18 @@ class ModuleBoundariesTest {
                 .whereLayer("dlq-record").mayOnlyAccessLayers("incident-domain")
                 .whereLayer("kafka-connection").mayNotAccessAnyLayer()
                 .whereLayer("projections").mayOnlyAccessLayers("incident-domain")
+                .whereLayer("parked-events").mayOnlyAccessLayers("incident-domain")
                 .whereLayer("dlq-ingest").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
                 .whereLayer("replay-saga").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
                 .whereLayer("retention-guard").mayOnlyAccessLayers("incident-domain", "projections", "kafka-connection")
-                .whereLayer("rollback-checker").mayOnlyAccessLayers("incident-domain", "projections", "replay-saga", "kafka-connection")
-                .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "dlq-ingest", "replay-saga")
+                .whereLayer("rollback-checker").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "replay-saga", "kafka-connection")
+                .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "dlq-ingest", "replay-saga")
                 // the exception group of a failure is the read models' definition, so ids match the API and the gauges
                 .whereLayer("notifications").mayOnlyAccessLayers("incident-domain", "projections")
                 // the console's pages call what the REST API calls, and reuse its roles, redaction and error types
-                .whereLayer("console").mayOnlyAccessLayers("incident-domain", "dlq-record", "projections", "dlq-ingest", "replay-saga",
+                .whereLayer("console").mayOnlyAccessLayers("incident-domain", "dlq-record", "projections", "parked-events", "dlq-ingest", "replay-saga",
                         "retention-guard", "rollback-checker", "admin-api")
-                .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "dlq-ingest", "replay-saga",
+                .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "parked-events", "dlq-ingest", "replay-saga",
                         "retention-guard", "rollback-checker", "admin-api", "notifications", "console")
                 .whereLayer("test-support").mayNotBeAccessedByAnyLayer()
                 // ships to other teams' services: it uses nothing of ours, and the desk does not use it

@@ -54,7 +54,7 @@ public class IncidentStatusIntervalProjection {
 
     IncidentStatusIntervalProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.pending = new PendingWrites<>(PROCESSING_GROUP, OrderedStatements::new, statements -> statements.run(jdbc));
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), OrderedStatements::new, statements -> statements.run(jdbc));
     }
 
     @EventHandler

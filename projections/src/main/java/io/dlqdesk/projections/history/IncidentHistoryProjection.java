@@ -1,5 +1,9 @@
 package io.dlqdesk.projections.history;
 
+import io.dlqdesk.domain.parked.ParkedEvent;
+import io.dlqdesk.domain.parked.ParkedEventEvicted;
+import io.dlqdesk.domain.parked.ParkedEventsRetried;
+import io.dlqdesk.domain.api.BoundedText;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
@@ -27,6 +31,7 @@ import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MessageIdentifier;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
@@ -59,6 +64,9 @@ public class IncidentHistoryProjection {
     private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail,"
             + " dlq_topic, dlq_partition, dlq_offset";
 
+    /** A parked-event action in the history's columns: its sequence (or its group) in the incident's place. */
+    private static final String PARKED_ACTION_AS_HISTORY = "COALESCE(sequence_identifier, processing_group), 0, action, occurred_at,"
+            + " principal, reason, NULL, NULL, detail, NULL, NULL, NULL";
     private static final MultiRowInsert ROWS = new MultiRowInsert("incident_history", COLUMNS, "seq = seq");
     /** Key order is the write (and lock) order. */
     private static final Comparator<Object[]> BY_KEY = Comparator.comparing((Object[] row) -> (String) row[0])
@@ -70,7 +78,7 @@ public class IncidentHistoryProjection {
 
     IncidentHistoryProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.pending = new PendingWrites<>(PROCESSING_GROUP, ArrayList::new, rows -> ROWS.write(jdbc, rows.stream().sorted(BY_KEY).toList()));
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), ArrayList::new, rows -> ROWS.write(jdbc, rows.stream().sorted(BY_KEY).toList()));
     }
 
     @EventHandler
@@ -176,12 +184,36 @@ public class IncidentHistoryProjection {
         row(event.jobId().value(), seq, "ReplayJobCompleted", at, null, null, null, "COMPLETED: every selected incident was asked");
     }
 
+    /** Admins' actions on parked events join the audit trail; they belong to no incident's history. */
+    @EventHandler
+    void on(ParkedEventsRetried event, @MessageIdentifier String eventId, @Timestamp Instant at) {
+        String which = event.sequenceIdentifier() == null ? "every parked sequence" : "parked sequence " + event.sequenceIdentifier();
+        parkedEventAction(eventId, "ParkedEventsRetried", at, event.by(), event.processingGroup(), event.sequenceIdentifier(),
+                "retried " + which + " of " + event.processingGroup() + ": " + event.applied() + " applied, " + event.stillParked()
+                        + " still parked");
+    }
+
+    @EventHandler
+    void on(ParkedEventEvicted event, @MessageIdentifier String eventId, @Timestamp Instant at) {
+        ParkedEvent parked = event.event();
+        parkedEventAction(eventId, "ParkedEventEvicted", at, event.by(), parked.processingGroup(), parked.sequenceIdentifier(),
+                "evicted " + parked.eventType() + " " + parked.eventIdentifier() + " of sequence " + parked.sequenceIdentifier() + " from "
+                        + parked.processingGroup() + ": it is never applied there");
+    }
+
+    private void parkedEventAction(String eventId, String action, Instant at, OperatorAction by, String group, String sequence, String detail) {
+        jdbc.update("INSERT INTO parked_event_action (event_id, action, occurred_at, principal, reason, processing_group, sequence_identifier,"
+                        + " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE event_id = event_id", eventId, action,
+                LocalDateTime.ofInstant(at, ZoneOffset.UTC), by.principal(), by.reason(), group, sequence, BoundedText.truncate(detail, 1000));
+    }
+
     @QueryHandler
     List<HistoryEntry> handle(FindIncidentHistoryQuery query) {
         return jdbc.query("SELECT " + COLUMNS + " FROM incident_history WHERE incident_id = ? ORDER BY seq",
                 IncidentHistoryProjection::entry, query.incidentId().value());
     }
 
+    /** The incidents' and jobs' operator actions, and admins' actions on parked events (under their sequence, as sequence 0). */
     @QueryHandler
     AuditPage handle(ListAuditQuery query) {
         StringBuilder where = new StringBuilder(" WHERE principal IS NOT NULL");
@@ -198,11 +230,15 @@ public class IncidentHistoryProjection {
             where.append(" AND occurred_at < ?");
             arguments.add(LocalDateTime.ofInstant(query.to(), ZoneOffset.UTC));
         }
-        Long total = jdbc.queryForObject("SELECT COUNT(*) FROM incident_history" + where, Long.class, arguments.toArray());
-        List<Object> paged = new ArrayList<>(arguments);
+        List<Object> both = new ArrayList<>(arguments);
+        both.addAll(arguments);
+        Long total = jdbc.queryForObject("SELECT (SELECT COUNT(*) FROM incident_history" + where + ") + (SELECT COUNT(*) FROM parked_event_action"
+                + where + ")", Long.class, both.toArray());
+        List<Object> paged = new ArrayList<>(both);
         paged.add(query.size());
         paged.add((long) query.page() * query.size());
-        List<HistoryEntry> items = jdbc.query("SELECT " + COLUMNS + " FROM incident_history" + where
+        List<HistoryEntry> items = jdbc.query("SELECT " + COLUMNS + " FROM incident_history" + where + " UNION ALL SELECT "
+                + PARKED_ACTION_AS_HISTORY + " FROM parked_event_action" + where
                 + " ORDER BY occurred_at DESC, incident_id, seq LIMIT ? OFFSET ?", IncidentHistoryProjection::entry, paged.toArray());
         return new AuditPage(items, query.page(), query.size(), total == null ? 0 : total);
     }
@@ -223,6 +259,7 @@ public class IncidentHistoryProjection {
     void reset() {
         pending.discard();
         jdbc.update("DELETE FROM incident_history");
+        jdbc.update("DELETE FROM parked_event_action");
     }
 
     private void row(IncidentId incidentId, long seq, String type, Instant at, OperatorAction action, Integer attempt, String detail) {
@@ -247,7 +284,7 @@ public class IncidentHistoryProjection {
 
     private void row(String id, long seq, String type, Instant at, OperatorAction action, Integer attempt,
                      PublishStatus publishStatus, String detail, RecordLocation dlq) {
-        String bounded = detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL);
+        String bounded = BoundedText.truncate(detail, MAX_DETAIL); // never half a surrogate pair: utf8mb4 refuses one
         Object[] row = {id, seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
                 action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded,
                 dlq == null ? null : dlq.topic(), dlq == null ? null : dlq.partition(), dlq == null ? null : dlq.offset()};

@@ -45,7 +45,7 @@ public class IncidentSummaryProjection {
     IncidentSummaryProjection(IncidentSummaryRepository repository, IncidentCounts counts, IncidentSummaryTable table) {
         this.repository = repository;
         this.counts = counts;
-        this.pending = new PendingWrites<>(PROCESSING_GROUP, SummaryBatch::new, batch -> batch.write(table, counts));
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, table.dataSource(), SummaryBatch::new, batch -> batch.write(table, counts));
     }
 
     @EventHandler

@@ -31,6 +31,10 @@ class IncidentSummaryTable {
         this.jdbc = jdbc;
     }
 
+    javax.sql.DataSource dataSource() {
+        return jdbc.getDataSource();
+    }
+
     /** The stored rows of {@code incidentIds}, by id; an id without a row is absent. */
     Map<String, SummaryRow> read(Collection<String> incidentIds) {
         Map<String, SummaryRow> rows = new HashMap<>();

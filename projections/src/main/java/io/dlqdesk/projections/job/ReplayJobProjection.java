@@ -65,7 +65,7 @@ public class ReplayJobProjection {
 
     ReplayJobProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.pending = new PendingWrites<>(PROCESSING_GROUP, OrderedStatements::new, statements -> statements.run(jdbc));
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), OrderedStatements::new, statements -> statements.run(jdbc));
     }
 
     @EventHandler

@@ -45,7 +45,7 @@ public class ReplayAttemptProjection {
 
     ReplayAttemptProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.pending = new PendingWrites<>(PROCESSING_GROUP, RollbackFactsBatch::new, batch -> batch.write(jdbc));
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), RollbackFactsBatch::new, batch -> batch.write(jdbc));
     }
 
     @EventHandler

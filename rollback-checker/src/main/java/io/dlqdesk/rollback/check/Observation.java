@@ -10,6 +10,7 @@ import java.util.Map;
  */
 public sealed interface Observation
         permits NoPendingReplay.Observed, NoAttemptRequested.Observed, ReplaysConsumed.Observed, RetryBoundPassed.Observed, NoReplayJobActive.Observed,
+        RollbackFactsComplete.Observed,
         Observation.Nothing {
 
     Observation NOTHING = new Nothing();

@@ -17,6 +17,9 @@ public interface ReplayLedger {
     /** The lowest position any segment of the rollback-facts read model has processed up to; -1 for "none"; empty if it has no tokens. */
     OptionalLong readModelPosition();
 
+    /** Events the rollback-facts processor holds parked: facts it has not applied. */
+    long parkedRollbackFacts();
+
     /** The rollback-facts read model, with published offsets of replays decided at or after {@code publishedSince}. */
     RollbackFacts facts(Instant publishedSince);
 }

@@ -37,6 +37,7 @@ public final class RollbackChecker {
     private final ReplaysConsumed replaysConsumed;
     private final RetryBoundPassed retryBoundPassed;
     private final NoReplayJobActive noReplayJobActive = new NoReplayJobActive();
+    private final RollbackFactsComplete rollbackFactsComplete = new RollbackFactsComplete();
 
     /** Waits; replaced in unit tests so that they do not. */
     @FunctionalInterface
@@ -104,6 +105,7 @@ public final class RollbackChecker {
                 noAttemptRequested.evaluate(database.readModel(), database.facts()),
                 replaysConsumed.evaluate(database.facts(), database.horizonStart(), broker, dlqEnds),
                 retryBoundPassed.evaluate(database.facts()),
-                noReplayJobActive.evaluate(database.facts()));
+                noReplayJobActive.evaluate(database.facts()),
+                rollbackFactsComplete.evaluate(database.parkedFacts()));
     }
 }

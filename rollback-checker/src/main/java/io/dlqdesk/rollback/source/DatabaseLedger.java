@@ -1,5 +1,6 @@
 package io.dlqdesk.rollback.source;
 
+import io.dlqdesk.parked.ParkedEventCount;
 import io.dlqdesk.projections.readiness.ReplayAttemptProjection;
 import io.dlqdesk.projections.readiness.RollbackFacts;
 import io.dlqdesk.projections.readiness.RollbackFactsReader;
@@ -34,12 +35,19 @@ public final class DatabaseLedger implements ReplayLedger {
     private final JdbcTemplate jdbc;
     private final ReplayOutbox outbox;
     private final RollbackFactsReader facts;
+    private final ParkedEventCount parked;
 
     public DatabaseLedger(DataSource dataSource, Duration queryTimeout) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.jdbc.setQueryTimeout(Math.toIntExact(Math.max(1, queryTimeout.toSeconds())));
         this.outbox = new ReplayOutbox(jdbc);
         this.facts = new RollbackFactsReader(jdbc);
+        this.parked = new ParkedEventCount(jdbc);
+    }
+
+    @Override
+    public long parkedRollbackFacts() {
+        return parked.in(ReplayAttemptProjection.PROCESSING_GROUP);
     }
 
     @Override

@@ -13,6 +13,7 @@ class FakeLedger implements ReplayLedger {
     long head = 10;
     OptionalLong position = OptionalLong.of(10);
     RollbackFacts facts = new RollbackFacts(0, null, List.of());
+    long parked;
     boolean failing;
     final List<Instant> publishedSince = new ArrayList<>();
 
@@ -32,6 +33,12 @@ class FakeLedger implements ReplayLedger {
     public OptionalLong readModelPosition() {
         failIfDown();
         return position;
+    }
+
+    @Override
+    public long parkedRollbackFacts() {
+        failIfDown();
+        return parked;
     }
 
     @Override

@@ -81,7 +81,9 @@ class ReadinessReportJsonTest {
                 2026-11-30T12:01:10Z","observed":{"lastDecisionAt":"2026-11-30T11:59:30Z","retryBound":"PT1M40S","now":"2026-11-30T12:00:00Z",\
                 "clearAt":"2026-11-30T12:01:10Z"}},\
                 {"condition":"NO_REPLAY_JOB_ACTIVE","status":"NOT_MET","explanation":"1 replay job(s) RUNNING or PAUSED may still request replays",\
-                "observed":{"activeJobs":[{"jobId":"job-7","status":"PAUSED"}]}}]}""");
+                "observed":{"activeJobs":[{"jobId":"job-7","status":"PAUSED"}]}},\
+                {"condition":"ROLLBACK_FACTS_COMPLETE","status":"MET","explanation":"the rollback-facts processor has no parked event",\
+                "observed":{"parkedEvents":0}}]}""");
     }
 
     @Test
@@ -104,7 +106,9 @@ class ReadinessReportJsonTest {
                 {"condition":"RETRY_BOUND_PASSED","status":"MET","explanation":"the retry bound after the last publish decision has passed",\
                 "observed":{"lastDecisionAt":"2026-11-30T11:00:00Z","retryBound":"PT1M40S","now":"2026-11-30T12:00:00Z",\
                 "clearAt":"2026-11-30T11:01:40Z"}},\
-                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"MET","explanation":"no replay job has work left","observed":{"activeJobs":[]}}]}""");
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"MET","explanation":"no replay job has work left","observed":{"activeJobs":[]}},\
+                {"condition":"ROLLBACK_FACTS_COMPLETE","status":"MET","explanation":"the rollback-facts processor has no parked event",\
+                "observed":{"parkedEvents":0}}]}""");
     }
 
     @Test
@@ -126,7 +130,8 @@ class ReadinessReportJsonTest {
                 {"condition":"NO_ATTEMPT_REQUESTED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
                 {"condition":"REPLAYS_CONSUMED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
                 {"condition":"RETRY_BOUND_PASSED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
-                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"UNKNOWN","explanation":"%1$s","observed":{}}]}"""
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
+                {"condition":"ROLLBACK_FACTS_COMPLETE","status":"UNKNOWN","explanation":"%1$s","observed":{}}]}"""
                 .formatted("database could not be read: IllegalStateException: cannot get a connection (cause: ConnectException: connection refused)"));
     }
 
@@ -138,7 +143,8 @@ class ReadinessReportJsonTest {
                 {"condition":"NO_ATTEMPT_REQUESTED","status":"UNKNOWN","explanation":"no","observed":{}},\
                 {"condition":"REPLAYS_CONSUMED","status":"UNKNOWN","explanation":"no","observed":{}},\
                 {"condition":"RETRY_BOUND_PASSED","status":"UNKNOWN","explanation":"no","observed":{}},\
-                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"UNKNOWN","explanation":"no","observed":{}}]}""");
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"UNKNOWN","explanation":"no","observed":{}},\
+                {"condition":"ROLLBACK_FACTS_COMPLETE","status":"UNKNOWN","explanation":"no","observed":{}}]}""");
     }
 
     private ReadinessReport check() {

@@ -81,6 +81,20 @@ class RollbackCheckerTest {
     }
 
     @Test
+    void aParkedRollbackFactIsUnknownNamingTheCondition() {
+        ledger.parked = 1;
+
+        ReadinessReport report = check();
+
+        assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(statusOf(report, Condition.ROLLBACK_FACTS_COMPLETE)).isEqualTo(UNKNOWN);
+        assertThat(report.conditions()).filteredOn(result -> result.status() != MET).extracting(ConditionResult::condition)
+                .containsExactly(Condition.ROLLBACK_FACTS_COMPLETE);
+        assertThat(report.conditions()).filteredOn(result -> result.condition() == Condition.ROLLBACK_FACTS_COMPLETE).first()
+                .extracting(ConditionResult::explanation).asString().contains("1 event(s) parked");
+    }
+
+    @Test
     void anAttemptRequestedIsNotReady() {
         ledger.facts = new RollbackFacts(2, null, List.of());
 
@@ -286,7 +300,7 @@ class RollbackCheckerTest {
         ReadinessReport report = check();
 
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
-        assertThat(report.conditions()).hasSize(5).allSatisfy(result -> {
+        assertThat(report.conditions()).hasSize(Condition.values().length).allSatisfy(result -> {
             assertThat(result.status()).isEqualTo(UNKNOWN);
             assertThat(result.explanation()).contains("bootstrap.servers is empty");
         });
