@@ -68,8 +68,15 @@ class ValueObjectPropertiesTest {
     }
 
     @Property
-    void anyNonNegativeKafkaTimestampIsKeptToTheMillisecond(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE / 1000) long millis) {
+    void anyNonNegativeKafkaTimestampUpToTheLatestIsKeptToTheMillisecond(@ForAll @LongRange(min = 0, max = 253_370_764_799_999L) long millis) {
         assertThat(OriginalTimestamp.ofEpochMilli(millis, TimestampType.CREATE_TIME).instant()).isEqualTo(Instant.ofEpochMilli(millis));
+    }
+
+    /** The end of 9998: a replay deadline up to a year later is still a date MySQL's DATETIME holds. */
+    @Property
+    void aTimestampPastTheLatestIsRefused(@ForAll @LongRange(min = 253_370_764_800_000L, max = Long.MAX_VALUE / 1000) long millis) {
+        assertThat(OriginalTimestamp.LATEST).isEqualTo(Instant.parse("9998-12-31T23:59:59.999Z"));
+        assertThatIllegalArgumentException().isThrownBy(() -> OriginalTimestamp.ofEpochMilli(millis, TimestampType.CREATE_TIME));
     }
 
     @Property

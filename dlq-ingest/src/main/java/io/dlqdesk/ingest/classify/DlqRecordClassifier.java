@@ -117,6 +117,9 @@ public final class DlqRecordClassifier {
         if (epochMilli == null) {
             return null;
         }
+        if (epochMilli > OriginalTimestamp.LATEST.toEpochMilli()) {
+            throw new BadHeaderException(ORIGINAL_TIMESTAMP, epochMilli + " ms is after " + OriginalTimestamp.LATEST);
+        }
         if (!headers.has(ORIGINAL_TIMESTAMP_TYPE)) {
             return OriginalTimestamp.ofEpochMilli(epochMilli, TimestampType.CREATE_TIME);
         }

@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.loop;
 
+import io.dlqdesk.domain.api.BoundedText;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -18,7 +19,7 @@ import java.util.Map;
 /** The durable quarantine table: a malformed DLQ record is kept whole, then its offset may be committed. */
 public class QuarantineStore {
 
-    static final int MAX_REASON = 1000;
+    public static final int MAX_REASON = 1000;
 
     private final JdbcTemplate jdbc;
     private final ObjectMapper json;
@@ -32,7 +33,7 @@ public class QuarantineStore {
 
     /** Idempotent per DLQ location: a redelivered record is stored once. */
     public void quarantine(ConsumerRecord<byte[], byte[]> record, String reason) {
-        String boundedReason = reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason;
+        String boundedReason = BoundedText.truncate(reason, MAX_REASON);
         jdbc.update("INSERT INTO dlq_quarantine (dlq_topic, dlq_partition, dlq_offset, record_timestamp, reason,"
                         + " headers_json, record_key, record_value, quarantined_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON DUPLICATE KEY UPDATE id = id",

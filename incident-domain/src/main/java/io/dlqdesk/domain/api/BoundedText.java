@@ -46,6 +46,16 @@ public final class BoundedText {
         return value;
     }
 
+    /** The first {@code max} characters of {@code text} at most, unmarked (a value derived from it must stay the same), never splitting a surrogate pair. */
+    public static String prefix(String text, int max) {
+        Objects.requireNonNull(text, "text");
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = Character.isLowSurrogate(text.charAt(max)) ? max - 1 : max;
+        return text.substring(0, end);
+    }
+
     /** The first {@code max} characters (mark included) of {@code text}, never splitting a surrogate pair. */
     public static String truncate(String text, int max) {
         Objects.requireNonNull(text, "text");

@@ -11,12 +11,20 @@ import java.util.Objects;
 public record OriginalTimestamp(Instant instant, TimestampType type, String rawType) {
 
     public static final int MAX_RAW_TYPE_LENGTH = 64;
+    /**
+     * The latest instant a timestamp may name: its replay deadline (up to a year later) must still be a date every store
+     * and read model can hold (MySQL's DATETIME ends with 9999). A DLQ header naming a later one is forged or broken.
+     */
+    public static final Instant LATEST = Instant.parse("9998-12-31T23:59:59.999Z");
 
     public OriginalTimestamp {
         Objects.requireNonNull(instant, "instant");
         Objects.requireNonNull(type, "type");
         if (instant.isBefore(Instant.EPOCH)) {
             throw new IllegalArgumentException("a Kafka timestamp is not before the epoch: " + instant);
+        }
+        if (instant.isAfter(LATEST)) {
+            throw new IllegalArgumentException("a timestamp after " + LATEST + " is not one the desk can keep: " + instant.toEpochMilli() + " ms");
         }
         if (instant.getNano() % 1_000_000 != 0) {
             throw new IllegalArgumentException("a Kafka timestamp has millisecond precision: " + instant);

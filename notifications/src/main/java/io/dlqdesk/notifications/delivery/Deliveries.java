@@ -18,7 +18,7 @@ import java.util.Optional;
  */
 public final class Deliveries {
 
-    static final int MAX_ERROR_LENGTH = 1000;
+    public static final int MAX_ERROR_LENGTH = 1000;
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate readCommitted;

@@ -1,5 +1,6 @@
 package io.dlqdesk.projections.incident;
 
+import io.dlqdesk.domain.api.BoundedText;
 import io.dlqdesk.domain.api.ExceptionSummary;
 
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
 public record ExceptionGroup(String id, String exceptionClass, String fingerprint) {
 
     static final String UNKNOWN_CLASS = "(unknown)";
-    private static final int MAX_FINGERPRINT = 500;
+    public static final int MAX_FINGERPRINT = 500;
     private static final Pattern UUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
     private static final Pattern HEX = Pattern.compile("\\b(?:0x)?[0-9a-fA-F]*[0-9][0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*\\b|\\b(?:0x)?[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*[0-9][0-9a-fA-F]*\\b");
@@ -38,7 +39,7 @@ public record ExceptionGroup(String id, String exceptionClass, String fingerprin
         text = HEX.matcher(text).replaceAll("<hex>");
         text = NUMBER.matcher(text).replaceAll("<n>");
         text = SPACE.matcher(text).replaceAll(" ").strip();
-        return text.length() <= MAX_FINGERPRINT ? text : text.substring(0, MAX_FINGERPRINT);
+        return BoundedText.prefix(text, MAX_FINGERPRINT); // unmarked, as always (the id hashes it), never half a surrogate pair
     }
 
     private static String hash(String text) {
