@@ -1,6 +1,7 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.WaiveReplayConsumptionCommand;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
@@ -10,6 +11,7 @@ import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import org.apache.kafka.common.TopicPartition;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -34,14 +36,16 @@ public class ReplayController {
     private final ReplaySwitch replaySwitch;
     private final PublishUnknownMarker publishUnknown;
     private final QueryGateway queries;
+    private final CommandGateway commands;
     private final Clock clock = Clock.systemUTC();
 
     public ReplayController(ReplayRequester requester, ReplaySwitch replaySwitch, PublishUnknownMarker publishUnknown,
-                            QueryGateway queries) {
+                            QueryGateway queries, CommandGateway commands) {
         this.requester = requester;
         this.replaySwitch = replaySwitch;
         this.publishUnknown = publishUnknown;
         this.queries = queries;
+        this.commands = commands;
     }
 
     /** The accepted attempt; its publish status is REQUESTED until the outbox poller decides it. */
@@ -74,6 +78,18 @@ public class ReplayController {
         publishUnknown.mark(incidentId, attempt, action, () -> queries.query(new FindIncidentSummaryQuery(incidentId),
                         ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
                 .map(incident -> new TopicPartition(incident.topic(), incident.partition())));
+        return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * The rollback check stops waiting for this decided attempt's replay to be consumed (its target group was retired, say):
+     * it has no horizon, so without a waiver a replay nobody consumes holds it NOT_READY for ever. Shown in its answer.
+     */
+    @PostMapping("/api/v1/incidents/{id}/attempts/{attempt}/waive-consumption")
+    public ResponseEntity<Void> waiveConsumption(@PathVariable String id, @PathVariable int attempt,
+                                                 @RequestBody(required = false) IncidentCommandController.Reason body, Authentication caller) {
+        IncidentId incidentId = IncidentId.parse(id);
+        commands.sendAndWait(new WaiveReplayConsumptionCommand(incidentId, attempt, action(caller, body == null ? null : body.reason())));
         return ResponseEntity.noContent().build();
     }
 

@@ -388,7 +388,7 @@ class ConsoleBrowserIT {
         byte[] value = ("{\"order\":\"" + name + "\",\"amount\":12.5}").getBytes(StandardCharsets.UTF_8);
         String eventId = "evt-" + name + "-" + NONCE;
         RecordMetadata source = producer.send(Replays.record(ORDERS, 0, System.currentTimeMillis(), key, value, eventId)).get(30, TimeUnit.SECONDS);
-        String id = Replays.sendFailure(producer, source, GROUP, key, value, eventId, Instant.now(), DLQ);
+        String id = Replays.sendFailure(producer, source, GROUP, key, value, eventId, Instant.ofEpochMilli(source.timestamp()), DLQ);
         awaitListed(id);
         return id;
     }

@@ -78,6 +78,11 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
         if (!env.containsProperty("server.address")) {
             properties.put("server.address", "127.0.0.1");
         }
+        if (!env.containsProperty("dlqdesk.replay.allowed-topics")) {
+            // the shipped default allows no topic; on a laptop's own broker every topic is the user's to replay
+            properties.put("dlqdesk.replay.allowed-topics", ".*");
+            System.out.println("[embedded] replay allowed for every topic (dlqdesk.replay.allowed-topics=.*; the shipped default allows none)");
+        }
         if (!env.containsProperty("dlqdesk.security.users[0].name")) {
             // documented local-only users (README); the passwords are stored as bcrypt hashes all the same
             LOCAL_USERS.forEach((index, user) -> {

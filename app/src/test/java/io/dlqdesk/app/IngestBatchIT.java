@@ -82,7 +82,7 @@ class IngestBatchIT {
         assertThat(eventsOf(topic)).as("no duplicate delivery recorded for the same DLQ record").isEqualTo(20);
         FailedRecord root = ((Classification.Failure) failure(topic, 5).classification()).failure();
         ReplayOutcome outcome = app.getBean(CommandGateway.class).sendAndWait(new RequestReplayCommand(IncidentId.forFailure(root),
-                SourceRecordFacts.found(root.failureKey().location(), root.failureKey().offset(), root.key(), root.eventId(), root.valueHash()),
+                SourceRecordFacts.found(root.failureKey().location(), root.failureKey().offset(), root.key(), root.eventId(), root.valueHash(), root.originalTimestamp()),
                 new ReplayPolicy(true, 3), true, "dlq-incident-desk", new OperatorAction("alice", "fixed", Instant.now())));
         assertThat(outcome.attempt()).as(outcome.toString()).isEqualTo(1);
     }
@@ -182,7 +182,7 @@ class IngestBatchIT {
     private static FailedRecord replayed(String topic, long offset) {
         FailedRecord root = ((Classification.Failure) failure(topic, offset).classification()).failure();
         ReplayOutcome outcome = app.getBean(CommandGateway.class).sendAndWait(new RequestReplayCommand(IncidentId.forFailure(root),
-                SourceRecordFacts.found(root.failureKey().location(), root.failureKey().offset(), root.key(), root.eventId(), root.valueHash()),
+                SourceRecordFacts.found(root.failureKey().location(), root.failureKey().offset(), root.key(), root.eventId(), root.valueHash(), root.originalTimestamp()),
                 new ReplayPolicy(true, 3), true, "dlq-incident-desk", new OperatorAction("alice", "fixed", Instant.now())));
         assertThat(outcome.attempt()).as(outcome.toString()).isEqualTo(1);
         return root;

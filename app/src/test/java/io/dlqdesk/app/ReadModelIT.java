@@ -62,6 +62,8 @@ class ReadModelIT {
     private static final String ORDERS = "orders-" + NONCE;
     private static final String PAYMENTS = "payments-" + NONCE;
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** Every failure of a source record is the same record: one timestamp (a replay refuses a source that disagrees). */
+    private static final long SOURCE_TIMESTAMP = System.currentTimeMillis();
 
     private static ConfigurableApplicationContext app;
     private static CommandGateway commands;
@@ -84,10 +86,10 @@ class ReadModelIT {
         commands.sendAndWait(new AcknowledgeIncidentCommand(id, action("alice", "looking into the price service")));
         FailedRecord root = failure(ORDERS, 1, "billing", "com.example.PriceMissingException", "no price for order 4711");
         commands.sendAndWait(new RequestReplayCommand(id, SourceRecordFacts.found(root.failureKey().location(), 1, root.key(),
-                root.eventId(), root.valueHash()), new ReplayPolicy(true, 3), true, "dlq-incident-desk", action("alice", "price fixed")));
+                root.eventId(), root.valueHash(), root.originalTimestamp()), new ReplayPolicy(true, 3), true, "dlq-incident-desk", action("alice", "price fixed")));
 
         await().atMost(WAIT).until(() -> get("/api/v1/incidents/" + id).contains("\"attempts\":[{"));
-        await().atMost(WAIT).until(() -> app.getBean(QueryGateway.class).query(new RollbackFactsQuery(Instant.EPOCH), RollbackFacts.class)
+        await().atMost(WAIT).until(() -> app.getBean(QueryGateway.class).query(new RollbackFactsQuery(), RollbackFacts.class)
                 .join().requestedAttempts() >= 1);
         String detail = get("/api/v1/incidents/" + id);
         assertThat(detail).contains("\"status\":\"ACKED\"", "\"failureCount\":1", "\"attemptCount\":1", "\"lastPublishStatus\":\"REQUESTED\"",
@@ -193,6 +195,16 @@ class ReadModelIT {
         commands.sendAndWait(new ResolveIncidentCommand(resolved, action("dave", "fixed")));
         commands.sendAndWait(new AcknowledgeIncidentCommand(discarded, action("dave", "mine")));
         commands.sendAndWait(new io.dlqdesk.domain.api.DiscardIncidentCommand(discarded, action("dave", "test data")));
+        // two instances whose clocks disagree: the acknowledgement is stamped five minutes late, the resolution after it on time
+        IncidentId skewed = open(topic, 5, "g", "X", "x");
+        java.time.Clock honest = org.axonframework.eventhandling.GenericEventMessage.clock;
+        try {
+            org.axonframework.eventhandling.GenericEventMessage.clock = java.time.Clock.offset(honest, java.time.Duration.ofMinutes(5));
+            commands.sendAndWait(new AcknowledgeIncidentCommand(skewed, action("erin", "ahead of time")));
+        } finally {
+            org.axonframework.eventhandling.GenericEventMessage.clock = honest;
+        }
+        commands.sendAndWait(new ResolveIncidentCommand(skewed, action("dave", "on time")));
 
         // the instants that matter are the events' own: exactly at one, and a nanosecond before it
         List<Instant> instants = new java.util.ArrayList<>();
@@ -282,7 +294,7 @@ class ReadModelIT {
         commands.sendAndWait(new AcknowledgeIncidentCommand(id, action("carol", "ack")));
         FailedRecord root = failure("rebuilt-" + NONCE, 1, "g", "com.example.X", "boom 1");
         commands.sendAndWait(new RequestReplayCommand(id, SourceRecordFacts.found(root.failureKey().location(), 1, root.key(),
-                root.eventId(), root.valueHash()), new ReplayPolicy(true, 3), true, "dlq-incident-desk", action("carol", "retry")));
+                root.eventId(), root.valueHash(), root.originalTimestamp()), new ReplayPolicy(true, 3), true, "dlq-incident-desk", action("carol", "retry")));
         open("rebuilt-" + NONCE, 2, "g", "com.example.X", "boom 2");
         await().atMost(WAIT).until(() -> get("/api/v1/incidents/" + id + "/history").contains("IncidentAcknowledged")
                 && get("/api/v1/incidents?topic=rebuilt-" + NONCE).contains("\"total\":2"));
@@ -342,7 +354,7 @@ class ReadModelIT {
         byte[] value = ("{\"offset\":" + offset + "}").getBytes(StandardCharsets.UTF_8);
         return new FailedRecord(new FailureKey(topic, 0, offset, group), new RecordLocation(topic + ".dlq", 0, offset),
                 RecordKey.of(("k" + offset).getBytes(StandardCharsets.UTF_8)), new EventId("evt-" + topic + "-" + offset),
-                OriginalTimestamp.ofEpochMilli(System.currentTimeMillis(), TimestampType.CREATE_TIME), PayloadHash.of(value),
+                OriginalTimestamp.ofEpochMilli(SOURCE_TIMESTAMP, TimestampType.CREATE_TIME), PayloadHash.of(value),
                 new ExceptionSummary(exceptionClass, message));
     }
 

@@ -127,6 +127,28 @@ class ReplayFaultIT {
     }
 
     @Test
+    void whileTheSwitchIsOffARowPastItsDeadlineIsFailedAndTheOthersAreHeld() throws Exception {
+        String expired = acceptedReplay();
+        String held = acceptedReplay();
+        Replays.setSwitch(app, false);
+        try {
+            app.getBean(JdbcTemplate.class).update("UPDATE replay_outbox SET replay_deadline = TIMESTAMPADD(SECOND, -1, UTC_TIMESTAMP(6)) "
+                    + "WHERE replay_id = ?", IncidentId.parse(expired).replayId(1));
+            poll();
+            assertThat(row(expired).status()).isEqualTo(OutboxRow.Status.FAILED);
+            assertThat(row(expired).lastError()).contains("past the replay deadline");
+            assertThat(row(held).status()).as("within its deadline: held, not tried").isEqualTo(OutboxRow.Status.PENDING);
+            assertThat(row(held).tries()).isZero();
+            await().atMost(WAIT).until(() -> Replays.events(app, expired, "PublishResultRecorded") == 1);
+            assertThat(Replays.lastPayload(app, expired, "PublishResultRecorded")).contains("\"status\":\"PUBLISH_FAILED\"");
+        } finally {
+            Replays.setSwitch(app, true);
+        }
+        poll();
+        assertThat(row(held).status()).isEqualTo(OutboxRow.Status.SENT);
+    }
+
+    @Test
     void aRowHeldPastItsReplayDeadlineIsNeverPublished() throws Exception {
         String id = acceptedReplay();
         app.getBean(JdbcTemplate.class).update("UPDATE replay_outbox SET replay_deadline = TIMESTAMPADD(SECOND, -1, UTC_TIMESTAMP(6)) "
@@ -204,6 +226,23 @@ class ReplayFaultIT {
         assertThat(Replays.requestReplay(app, id).body()).contains("\"PUBLISH_UNKNOWN\"");
     }
 
+    /** Left by a mark whose two writes were not one transaction: the placeholder stood, the incident never heard. */
+    @Test
+    void aPlaceholderLeftWithoutItsDecisionDoesNotHoldTheAttemptRequestedForEver() throws Exception {
+        String id = acceptedReplay();
+        await().atMost(WAIT).until(() -> app.getBean(JdbcTemplate.class).queryForObject(
+                "SELECT COUNT(*) FROM association_value_entry WHERE association_value = ?", Integer.class,
+                IncidentId.parse(id).replayId(1)) > 0);
+        app.getBean(JdbcTemplate.class).update("UPDATE replay_outbox SET status = 'ABANDONED' WHERE replay_id = ?",
+                IncidentId.parse(id).replayId(1));
+
+        HttpResponse<String> marked = RunningApp.post(app, "/api/v1/incidents/" + id + "/attempts/1/publish-unknown", "admin",
+                "{\"reason\":\"the crash left the placeholder\"}");
+
+        assertThat(marked.statusCode()).as(marked.body()).isEqualTo(204);
+        assertThat(Replays.events(app, id, "PublishMarkedUnknown")).isEqualTo(1);
+    }
+
     @Test
     void aRefusedPublishUnknownGivesTheOutboxRowsPlaceBack() throws Exception {
         String id = incident();
@@ -241,7 +280,7 @@ class ReplayFaultIT {
         try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
             RecordMetadata source = producer.send(Replays.record(ORDERS, 0, Instant.now().toEpochMilli(), key, value, eventId))
                     .get(30, TimeUnit.SECONDS);
-            id = Replays.sendFailure(producer, source, GROUP, key, value, eventId, Instant.now(), ORDERS + ".dlq");
+            id = Replays.sendFailure(producer, source, GROUP, key, value, eventId, Instant.ofEpochMilli(source.timestamp()), ORDERS + ".dlq");
         }
         await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
         return id;

@@ -67,7 +67,7 @@ class ReplayRefusalIT {
         String topic = ORDERS + "-short"; // its own topic: deleting records must not touch other tests' sources
         RecordMetadata source = send(topic, "k-deleted", "{\"v\":1}", "evt-deleted");
         send(topic, "k-after", "{\"v\":2}", "evt-after");
-        String id = incident(source, "k-deleted", "{\"v\":1}", "evt-deleted", Instant.now());
+        String id = incident(source, "k-deleted", "{\"v\":1}", "evt-deleted", Instant.ofEpochMilli(source.timestamp()));
         TopicPartition partition = new TopicPartition(topic, 0);
         try (Admin admin = broker.admin()) {
             admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(source.offset() + 1))).all().get(30, TimeUnit.SECONDS);
@@ -85,35 +85,46 @@ class ReplayRefusalIT {
             send(topic, "k-roll-" + System.nanoTime(), "{}", "evt-roll"); // rolls the segment so the cleaner may compact it
             return firstOffsetFrom(partition, first.offset()) > first.offset();
         });
-        String id = incident(first, "k-same", "{\"v\":\"old\"}", "evt-old", Instant.now());
+        String id = incident(first, "k-same", "{\"v\":\"old\"}", "evt-old", Instant.ofEpochMilli(first.timestamp()));
         assertRefused(id, "SOURCE_OFFSET_MISMATCH");
     }
 
     @Test
     void aRecordWhoseBytesDifferFromTheFailedOnesIsRefused() throws Exception {
         RecordMetadata source = send(ORDERS, "k-bytes", "{\"v\":\"in the topic\"}", "evt-bytes");
-        String id = incident(source, "k-bytes", "{\"v\":\"what failed\"}", "evt-bytes", Instant.now());
+        String id = incident(source, "k-bytes", "{\"v\":\"what failed\"}", "evt-bytes", Instant.ofEpochMilli(source.timestamp()));
         assertRefused(id, "SOURCE_VALUE_HASH_MISMATCH");
     }
 
     @Test
     void aRecordPastItsReplayDeadlineIsRefused() throws Exception {
-        RecordMetadata source = send(ORDERS, "k-old", "{\"v\":\"old\"}", "evt-old-deadline");
-        String id = incident(source, "k-old", "{\"v\":\"old\"}", "evt-old-deadline", Instant.now().minus(Duration.ofDays(8)));
+        Instant eightDaysAgo = Instant.now().minus(Duration.ofDays(8)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        RecordMetadata source = send(ORDERS, "k-old", "{\"v\":\"old\"}", "evt-old-deadline", eightDaysAgo);
+        String id = incident(source, "k-old", "{\"v\":\"old\"}", "evt-old-deadline", eightDaysAgo);
         assertRefused(id, "AFTER_DEADLINE");
+    }
+
+    /** The DLQ header says "now", the record itself is eight days old: the record's own time decides, and the two disagree. */
+    @Test
+    void aDlqHeaderThatMakesAnOldRecordLookFreshIsRefused() throws Exception {
+        Instant eightDaysAgo = Instant.now().minus(Duration.ofDays(8)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        RecordMetadata source = send(ORDERS, "k-forged", "{\"v\":\"forged\"}", "evt-forged-time", eightDaysAgo);
+        String id = incident(source, "k-forged", "{\"v\":\"forged\"}", "evt-forged-time", Instant.now());
+        assertRefused(id, "SOURCE_TIMESTAMP_MISMATCH");
+        assertThat(Replays.lastPayload(app, id, "ReplayRejected")).doesNotContain("AFTER_DEADLINE");
     }
 
     @Test
     void aTopicThePolicyDoesNotAllowIsRefused() throws Exception {
         RecordMetadata source = send("other-" + NONCE, "k-other", "{}", "evt-other");
-        String id = incident(source, "k-other", "{}", "evt-other", Instant.now());
+        String id = incident(source, "k-other", "{}", "evt-other", Instant.ofEpochMilli(source.timestamp()));
         assertRefused(id, "TOPIC_NOT_ALLOWED");
     }
 
     @Test
     void withTheSwitchOffNothingIsReplayedAndWithItOnTheSameRequestIsAccepted() throws Exception {
         RecordMetadata source = send(ORDERS, "k-switch", "{\"v\":\"s\"}", "evt-switch");
-        String id = incident(source, "k-switch", "{\"v\":\"s\"}", "evt-switch", Instant.now());
+        String id = incident(source, "k-switch", "{\"v\":\"s\"}", "evt-switch", Instant.ofEpochMilli(source.timestamp()));
         Replays.setSwitch(app, false);
         try {
             assertRefused(id, "REPLAY_SWITCH_OFF");
@@ -127,7 +138,7 @@ class ReplayRefusalIT {
     @Test
     void turningTheSwitchOffOnOneInstanceStopsReplaysOnAnother(TestDatabase database) throws Exception {
         RecordMetadata source = send(ORDERS, "k-other-instance", "{\"v\":\"o\"}", "evt-other-instance");
-        String id = incident(source, "k-other-instance", "{\"v\":\"o\"}", "evt-other-instance", Instant.now());
+        String id = incident(source, "k-other-instance", "{\"v\":\"o\"}", "evt-other-instance", Instant.ofEpochMilli(source.timestamp()));
         try (ConfigurableApplicationContext other = RunningApp.start(database, broker, Map.of(
                 "dlqdesk.ingest.enabled", "false",
                 "dlqdesk.events-topic", "it-" + NONCE + "-incident-events",
@@ -149,7 +160,7 @@ class ReplayRefusalIT {
     @Test
     void afterTheMaximumNumberOfAttemptsNoFurtherReplayIsAccepted() throws Exception {
         RecordMetadata source = send(ORDERS, "k-cap", "{\"v\":\"c\"}", "evt-cap");
-        String id = incident(source, "k-cap", "{\"v\":\"c\"}", "evt-cap", Instant.now());
+        String id = incident(source, "k-cap", "{\"v\":\"c\"}", "evt-cap", Instant.ofEpochMilli(source.timestamp()));
         HttpResponse<String> first = Replays.requestReplay(app, id);
         assertThat(first.statusCode()).as(first.body()).isEqualTo(202);
         await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
@@ -167,7 +178,11 @@ class ReplayRefusalIT {
     }
 
     private static RecordMetadata send(String topic, String key, String value, String eventId) throws Exception {
-        return producer.send(Replays.record(topic, 0, Instant.now().toEpochMilli(), utf8(key), utf8(value), eventId)).get(30, TimeUnit.SECONDS);
+        return send(topic, key, value, eventId, Instant.now());
+    }
+
+    private static RecordMetadata send(String topic, String key, String value, String eventId, Instant timestamp) throws Exception {
+        return producer.send(Replays.record(topic, 0, timestamp.toEpochMilli(), utf8(key), utf8(value), eventId)).get(30, TimeUnit.SECONDS);
     }
 
     private static String incident(RecordMetadata source, String key, String failedValue, String eventId, Instant originalTime)

@@ -162,8 +162,8 @@ final class Replays {
     static String strayPendingRow(JdbcTemplate jdbc, String name) {
         String replayId = IncidentId.of(new FailureKey("stray-" + name, 0, 0, "g")).replayId(1);
         jdbc.update("INSERT INTO replay_outbox (replay_id, incident_id, attempt, source_topic, source_partition, source_offset, value_hash, "
-                + "target_group, owner, status, tries, next_try_at, created_at) VALUES (?, ?, 1, 'stray', 0, 0, REPEAT('0', 64), 'g', 'o', "
-                + "'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", replayId, replayId.substring(0, replayId.indexOf('/')));
+                + "target_group, owner, status, tries, next_try_at, created_at, replay_deadline) VALUES (?, ?, 1, 'stray', 0, 0, REPEAT('0', 64), "
+                + "'g', 'o', 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) + INTERVAL 1 DAY)", replayId, replayId.substring(0, replayId.indexOf('/')));
         return replayId;
     }
 }

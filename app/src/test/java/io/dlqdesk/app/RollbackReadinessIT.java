@@ -254,7 +254,7 @@ class RollbackReadinessIT {
                 + "IF NEW.aggregate_identifier = '" + id + "' THEN INSERT INTO it_ingest_refusals VALUES (NEW.aggregate_identifier); "
                 + "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'ingest stuck'; END IF; END");
         try {
-            Replays.sendFailure(producer, source, group, bytes("k-behind"), bytes("{}"), "evt-behind-" + NONCE, Instant.now(), DLQ);
+            Replays.sendFailure(producer, source, group, bytes("k-behind"), bytes("{}"), "evt-behind-" + NONCE, Instant.ofEpochMilli(source.timestamp()), DLQ);
             // ingest took the record and was refused twice: it is held on it, not merely slow to get there
             await().atMost(WAIT).until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM it_ingest_refusals WHERE aggregate_identifier = ?",
                     Integer.class, id) >= 2);
@@ -289,7 +289,7 @@ class RollbackReadinessIT {
             transactional.initTransactions();
             transactional.beginTransaction();
             id = Replays.sendFailure(transactional, source, "tx-group-" + NONCE, bytes("k-tx"), bytes("{}"), "evt-tx-" + NONCE,
-                    Instant.now(), DLQ);
+                    Instant.ofEpochMilli(source.timestamp()), DLQ);
 
             Check open = check();
             assertThat(open.status()).isEqualTo(409);
@@ -384,21 +384,35 @@ class RollbackReadinessIT {
         assertThat(reached.verdict()).as(reached.body()).isEqualTo("READY");
     }
 
+    /** No horizon: a replay its group never consumed holds the check however long ago it was decided, until an admin waives it. */
     @Test
-    void attemptsDecidedBeforeTheHorizonAreLeftOutAndCounted() throws Exception {
-        String group = "old-" + NONCE;
-        Failure failure = failedRecord(ORDERS, group, "old");
-        long replayed = replayAndAwaitPublished(failure); // not consumed by its group, but decided before the horizon below
+    void aReplayNobodyConsumedHoldsTheCheckHoweverOldUntilAnAdminWaivesIt() throws Exception {
+        String group = "retired-" + NONCE;
+        Failure failure = failedRecord(ORDERS, group, "retired");
+        replayAndAwaitPublished(failure); // its group is gone: it never reads it
 
-        CLOCK.shift(Duration.ofDays(2)); // every attempt so far was decided more than the 24 h horizon ago
-        Check check = check();
-        assertThat(check.verdict()).as(check.body()).isEqualTo("READY");
-        JsonNode observed = check.condition("REPLAYS_CONSUMED").path("observed");
-        assertThat(observed.path("attemptsDecidedBeforeHorizon").asLong()).isPositive()
-                .isEqualTo(jdbc.queryForObject("SELECT COUNT(*) FROM replay_attempt WHERE status <> 'REQUESTED'", Long.class));
-        assertThat(observed.path("replaysChecked").asInt()).isZero();
-        assertThat(observed.path("maybePublishedChecked").asInt()).isZero();
-        commit(group, replayed + 1); // inside the horizon again for the next test
+        CLOCK.shift(Duration.ofDays(30)); // a month later
+        Check held = check();
+        assertThat(held.unmet()).as(held.body()).containsExactly("REPLAYS_CONSUMED");
+        assertThat(held.condition("REPLAYS_CONSUMED").path("observed").path("replaysNotConsumed").toString()).contains(group);
+
+        String path = "/api/v1/incidents/" + failure.incidentId() + "/attempts/1/waive-consumption";
+        assertThat(RunningApp.post(app, path, "operator", "{\"reason\":\"not mine to waive\"}").statusCode()).isEqualTo(403);
+        assertThat(RunningApp.post(app, path, "admin", "{}").statusCode()).as("a reason is required").isEqualTo(400);
+        HttpResponse<String> waived = RunningApp.post(app, path, "admin", "{\"reason\":\"" + group + " was retired\"}");
+        assertThat(waived.statusCode()).as(waived.body()).isEqualTo(204);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            Check ready = check();
+            assertThat(ready.verdict()).as(ready.body()).isEqualTo("READY");
+            JsonNode observed = ready.condition("REPLAYS_CONSUMED").path("observed");
+            assertThat(observed.path("waivedAttempts").asLong()).isPositive();
+            assertThat(observed.path("recentWaivers").toString()).contains(failure.incidentId()).contains(group + " was retired")
+                    .contains("\"waivedBy\":\"admin\"");
+        });
+        HttpResponse<String> again = RunningApp.post(app, path, "admin", "{\"reason\":\"twice\"}");
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(again.body()).contains("ALREADY_WAIVED");
     }
 
     @Test
@@ -464,7 +478,7 @@ class RollbackReadinessIT {
         byte[] key = bytes("k-" + name);
         byte[] value = bytes("{\"order\":\"" + name + "\"}");
         RecordMetadata source = producer.send(Replays.record(topic, 0, System.currentTimeMillis(), key, value, eventId)).get(30, TimeUnit.SECONDS);
-        String id = Replays.sendFailure(producer, source, group, key, value, eventId, Instant.now(), DLQ);
+        String id = Replays.sendFailure(producer, source, group, key, value, eventId, Instant.ofEpochMilli(source.timestamp()), DLQ);
         await().atMost(WAIT).until(() -> Replays.statusOf(app, id) != null);
         return new Failure(source, id, group);
     }

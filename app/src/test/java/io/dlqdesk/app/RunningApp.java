@@ -49,6 +49,8 @@ final class RunningApp {
             properties.put("dlqdesk.security.users[" + i + "].password-hash", PASSWORD_HASH);
             properties.put("dlqdesk.security.users[" + i + "].roles", roles[i]);
         }
+        // the shipped default allows no topic (ShippedDefaultsIT); tests replay their own topics unless they say otherwise
+        properties.put("dlqdesk.replay.allowed-topics", ".*");
         properties.putAll(extra);
         return properties;
     }

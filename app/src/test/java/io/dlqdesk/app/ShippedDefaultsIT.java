@@ -22,12 +22,16 @@ import static org.awaitility.Awaitility.await;
 @RealInfrastructure
 class ShippedDefaultsIT {
 
+    /** The replay switch and the allowed topics as shipped: off, and none (the tests' own RunningApp default is lifted here). */
     @Test
-    void aFreshDatabaseHasTheReplaySwitchOffUntilAnAdminTurnsItOn(TestDatabase database, KafkaBroker broker) throws Exception {
+    void aFreshDatabaseHasTheReplaySwitchOffUntilAnAdminTurnsItOnAndNoTopicIsAllowedUntilConfigured(TestDatabase database, KafkaBroker broker)
+            throws Exception {
         String nonce = "s" + System.nanoTime();
-        try (ConfigurableApplicationContext app = RunningApp.start(database, broker, Map.of(
+        Map<String, Object> shipped = RunningApp.properties(database, broker, Map.of(
                 "dlqdesk.ingest.topic-pattern", "it-" + nonce + "-.*\\.dlq",
-                "dlqdesk.events-topic", "it-" + nonce + "-incident-events"))) {
+                "dlqdesk.events-topic", "it-" + nonce + "-incident-events"));
+        shipped.remove("dlqdesk.replay.allowed-topics");
+        try (ConfigurableApplicationContext app = RunningApp.run(shipped)) {
             HttpResponse<String> state = RunningApp.get(app, "/api/v1/replay-switch", "viewer", RunningApp.PASSWORD);
             assertThat(state.statusCode()).as(state.body()).isEqualTo(200);
             assertThat(state.body()).contains("\"on\":false");
@@ -41,7 +45,8 @@ class ShippedDefaultsIT {
 
             Replays.setSwitch(app, true);
             assertThat(RunningApp.get(app, "/api/v1/replay-switch", "viewer", RunningApp.PASSWORD).body()).contains("\"on\":true");
-            assertThat(Replays.requestReplay(app, id).body()).doesNotContain("REPLAY_SWITCH_OFF");
+            HttpResponse<String> notAllowed = Replays.requestReplay(app, id);
+            assertThat(notAllowed.body()).doesNotContain("REPLAY_SWITCH_OFF").contains("\"TOPIC_NOT_ALLOWED\"");
         }
     }
 }

@@ -47,7 +47,7 @@ final class ProductUnderTest implements AutoCloseable {
                 "--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
                 "--spring.datasource.password=" + database.password(), "--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
                 "--server.port=0", "--server.address=127.0.0.1", "--dlqdesk.ingest.topic-pattern=" + ingestPattern,
-                "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN",
+                "--dlqdesk.events-topic=bench-incident-events", "--logging.level.root=WARN", "--dlqdesk.replay.allowed-topics=.*",
                 "--spring.datasource.hikari.data-source-properties.queryInterceptors=" + RoundTrips.class.getName()));
         args.addAll(List.of(AxonFloor.PROPERTIES));
         String extra = System.getProperty("bench.product.args", ""); // e.g. a driver setting to try, without editing the shipped configuration

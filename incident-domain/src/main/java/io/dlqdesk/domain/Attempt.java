@@ -7,9 +7,17 @@ import io.dlqdesk.domain.api.PublishStatus;
 
 /** One replay attempt as the Incident remembers it; replaced, never mutated. */
 record Attempt(int number, FailureKey claimedFailure, String targetGroup, PayloadHash valueHash,
-               PublishStatus status, PublishResult result) {
+               PublishStatus status, PublishResult result, boolean consumptionWaived) {
+
+    Attempt(int number, FailureKey claimedFailure, String targetGroup, PayloadHash valueHash, PublishStatus status, PublishResult result) {
+        this(number, claimedFailure, targetGroup, valueHash, status, result, false);
+    }
 
     Attempt decided(PublishStatus newStatus, PublishResult newResult) {
-        return new Attempt(number, claimedFailure, targetGroup, valueHash, newStatus, newResult);
+        return new Attempt(number, claimedFailure, targetGroup, valueHash, newStatus, newResult, consumptionWaived);
+    }
+
+    Attempt waived() {
+        return new Attempt(number, claimedFailure, targetGroup, valueHash, status, result, true);
     }
 }

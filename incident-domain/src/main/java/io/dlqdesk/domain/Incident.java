@@ -31,7 +31,9 @@ import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.EvaluateReplayCommand;
+import io.dlqdesk.domain.api.ReplayConsumptionWaived;
 import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.domain.api.WaiveReplayConsumptionCommand;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import io.dlqdesk.domain.correlation.CorrelationCheck;
 import io.dlqdesk.domain.correlation.CorrelationFacts;
@@ -152,7 +154,10 @@ public class Incident {
             return ReplayOutcome.rejected(refusals);
         }
         int attempt = attempts.size() + 1;
-        apply(ReplayRequested.of(incidentId, attempt, claimedFailure(), root, replayDeadline, command.ledgerName(), command.requestedBy()));
+        // the publisher gives up at the earlier of the window's end and the source record's deletion by its topic's retention
+        Instant retentionEnd = command.source().retentionEnd();
+        Instant deadline = retentionEnd != null && retentionEnd.isBefore(replayDeadline) ? retentionEnd : replayDeadline;
+        apply(ReplayRequested.of(incidentId, attempt, claimedFailure(), root, deadline, command.ledgerName(), command.requestedBy()));
         return ReplayOutcome.requested(attempt);
     }
 
@@ -194,6 +199,19 @@ public class Incident {
         apply(new PublishMarkedUnknown(incidentId, attempt.number(), attempt.claimedFailure(), command.markedBy(), command.endOffsetAtDecision()));
     }
 
+    /** Only once the attempt is decided: a REQUESTED one is the other conditions' to wait for. */
+    @CommandHandler
+    void handle(WaiveReplayConsumptionCommand command) {
+        Attempt attempt = attempt(command.attempt());
+        if (attempt.status() == PublishStatus.REQUESTED) {
+            throw refused(IncidentErrorCode.ATTEMPT_NOT_DECIDED, "attempt " + attempt.number() + " is still REQUESTED");
+        }
+        if (attempt.consumptionWaived()) {
+            throw refused(IncidentErrorCode.ALREADY_WAIVED, "the consumption of attempt " + attempt.number() + " was waived already");
+        }
+        apply(new ReplayConsumptionWaived(incidentId, attempt.number(), command.waivedBy()));
+    }
+
     /** Throws RetryFailureNotCorrelatedException (with every failed check) rather than lose or misfile the record. */
     @CommandHandler
     FailureRecording handle(CorrelateRetryFailureCommand command) {
@@ -212,7 +230,7 @@ public class Incident {
         }
         IncidentStatus before = status;
         apply(new RetryFailureCorrelated(incidentId, failure, facts.namedAttempt().orElseThrow().attempt(),
-                command.detectedAt(), replayDeadline, command.headers()));
+                command.detectedAt(), replayDeadline, command.headers(), CorrelationCheck.skipped(facts)));
         if (closed(before)) {
             apply(new IncidentReopened(incidentId, failure.failureKey(), before, command.detectedAt()));
         }
@@ -326,6 +344,11 @@ public class Incident {
     @EventSourcingHandler
     void on(PublishMarkedUnknown event) {
         attempts.set(event.attempt() - 1, attempts.get(event.attempt() - 1).decided(PublishStatus.PUBLISH_UNKNOWN, null));
+    }
+
+    @EventSourcingHandler
+    void on(ReplayConsumptionWaived event) {
+        attempts.set(event.attempt() - 1, attempts.get(event.attempt() - 1).waived());
     }
 
     @EventSourcingHandler

@@ -19,5 +19,9 @@ public enum IncidentErrorCode {
     /** The re-failure failed correlation; the caller opens a separate incident with the mismatches. */
     RETRY_FAILURE_NOT_CORRELATED,
     /** The failure key is already recorded with other content; the caller opens the record keyed by its DLQ record. */
-    FAILURE_KEY_TAKEN
+    FAILURE_KEY_TAKEN,
+    /** Only a decided attempt (PUBLISHED, PUBLISH_FAILED, PUBLISH_UNKNOWN) can have its consumption waived. */
+    ATTEMPT_NOT_DECIDED,
+    /** The attempt's consumption was waived already. */
+    ALREADY_WAIVED
 }

@@ -2,6 +2,8 @@ package io.dlqdesk.domain;
 
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
+import io.dlqdesk.domain.api.ReplayConsumptionWaived;
+import io.dlqdesk.domain.api.WaiveReplayConsumptionCommand;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
@@ -96,6 +98,33 @@ class IncidentPublishTest {
                 .when(new RecordPublishResultCommand(ID, 1, published(77)))
                 .expectEvents(new PublishResultRecorded(ID, 1, ROOT_KEY, published(77)))
                 .expectState(incident -> assertThat(incident).extracting("status").hasToString("ACKED"));
+    }
+
+    @Test
+    void aDecidedAttemptsConsumptionIsWaivedOnceWithItsReason() {
+        fixture.given(opened(), replayRequested(1, ROOT_KEY), new PublishResultRecorded(ID, 1, ROOT_KEY, published(77)))
+                .when(new WaiveReplayConsumptionCommand(ID, 1, ALICE))
+                .expectEvents(new ReplayConsumptionWaived(ID, 1, ALICE));
+        fixture.given(opened(), replayRequested(1, ROOT_KEY), new PublishMarkedUnknown(ID, 1, ROOT_KEY, ALICE))
+                .when(new WaiveReplayConsumptionCommand(ID, 1, ALICE))
+                .expectEvents(new ReplayConsumptionWaived(ID, 1, ALICE));
+    }
+
+    @Test
+    void aWaiverIsRefusedForARequestedAnUnknownOrAnAlreadyWaivedAttempt() {
+        fixture.given(opened(), replayRequested(1, ROOT_KEY))
+                .when(new WaiveReplayConsumptionCommand(ID, 1, ALICE))
+                .expectNoEvents()
+                .expectException(Samples.refused(IncidentErrorCode.ATTEMPT_NOT_DECIDED));
+        fixture.given(opened(), replayRequested(1, ROOT_KEY), new PublishResultRecorded(ID, 1, ROOT_KEY, FAILED))
+                .when(new WaiveReplayConsumptionCommand(ID, 2, ALICE))
+                .expectNoEvents()
+                .expectException(Samples.refused(IncidentErrorCode.UNKNOWN_ATTEMPT));
+        fixture.given(opened(), replayRequested(1, ROOT_KEY), new PublishResultRecorded(ID, 1, ROOT_KEY, FAILED),
+                        new ReplayConsumptionWaived(ID, 1, ALICE))
+                .when(new WaiveReplayConsumptionCommand(ID, 1, ALICE))
+                .expectNoEvents()
+                .expectException(Samples.refused(IncidentErrorCode.ALREADY_WAIVED));
     }
 
     @Test

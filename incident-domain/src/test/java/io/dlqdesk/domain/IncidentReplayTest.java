@@ -18,12 +18,14 @@ import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ReplayPolicy;
 import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.ReplayRejected;
+import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -32,6 +34,7 @@ import static io.dlqdesk.domain.Samples.DEADLINE;
 import static io.dlqdesk.domain.Samples.EVENT_ID;
 import static io.dlqdesk.domain.Samples.HASH;
 import static io.dlqdesk.domain.Samples.ID;
+import static io.dlqdesk.domain.Samples.TIMESTAMP;
 import static io.dlqdesk.domain.Samples.KEY;
 import static io.dlqdesk.domain.Samples.NOW;
 import static io.dlqdesk.domain.Samples.POLICY;
@@ -83,6 +86,20 @@ class IncidentReplayTest {
     }
 
     @Test
+    void aSourceTopicThatDeletesTheRecordBeforeTheWindowEndsBringsTheReplaysDeadlineForward() {
+        Duration retention = Duration.between(TIMESTAMP.instant(), NOW).plusHours(1); // deleted an hour from now, days before the window ends
+        RequestReplayCommand command = requestReplay(sourceAsRecorded().withRetention(retention.toMillis()), POLICY, true, NOW);
+        ReplayRequested window = replayRequested(1, ROOT_KEY, command.requestedBy());
+
+        fixture.given(opened())
+                .when(command)
+                .expectSuccessfulHandlerExecution()
+                .expectEvents(new ReplayRequested(ID, 1, ROOT_KEY, window.sourceLocation(), window.targetGroup(), window.key(),
+                        window.eventId(), window.valueHash(), window.originalTimestamp(), TIMESTAMP.instant().plus(retention),
+                        window.owner(), window.requestedBy()));
+    }
+
+    @Test
     void aDryRunAnswersTheSameConditionsAndRecordsNothing() {
         fixture.given(opened())
                 .when(new EvaluateReplayCommand(requestReplay()))
@@ -100,7 +117,7 @@ class IncidentReplayTest {
     void replayIsRefusedWithoutEventId() {
         FailedRecord noEventId = new FailedRecord(ROOT_KEY, ROOT.dlqLocation(), KEY, null, ROOT.originalTimestamp(), HASH, null);
         // the source record carries no eventId either
-        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, null, HASH);
+        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, null, HASH, TIMESTAMP);
         expectRefused(List.of(opened(noEventId)), requestReplay(source, POLICY, true, NOW),
                 ReplayRefusal.EVENT_ID_UNKNOWN, ReplayRefusal.SOURCE_EVENT_ID_MISMATCH);
     }
@@ -134,7 +151,7 @@ class IncidentReplayTest {
                 null, "kafka_dlt-original-offset: missing");
         IncidentId id = IncidentId.ofDlqRecord(dlq);
         // even a read of the only location it has, its DLQ record, returning the same bytes does not make it replayable
-        var command = new RequestReplayCommand(id, SourceRecordFacts.found(dlq, 12, KEY, ROOT.eventId(), HASH), POLICY, true,
+        var command = new RequestReplayCommand(id, SourceRecordFacts.found(dlq, 12, KEY, ROOT.eventId(), HASH, TIMESTAMP), POLICY, true,
                 Samples.LEDGER, ALICE);
         fixture.given(Samples.opened(unknown))
                 .when(command)
@@ -156,7 +173,7 @@ class IncidentReplayTest {
     void replayIsRefusedWithoutOriginalTimestampBecauseThereIsNoDeadline() {
         FailedRecord noTimestamp = new FailedRecord(ROOT_KEY, ROOT.dlqLocation(), KEY, EVENT_ID, null, HASH, null);
         expectRefused(List.of(opened(noTimestamp)), requestReplay(),
-                ReplayRefusal.ORIGINAL_TIMESTAMP_UNKNOWN, ReplayRefusal.AFTER_DEADLINE);
+                ReplayRefusal.ORIGINAL_TIMESTAMP_UNKNOWN, ReplayRefusal.AFTER_DEADLINE, ReplayRefusal.SOURCE_TIMESTAMP_MISMATCH);
     }
 
     @Test
@@ -177,37 +194,37 @@ class IncidentReplayTest {
     @Test
     void replayIsRefusedWhenTheFactsWereReadElsewhere() {
         RecordLocation elsewhere = new RecordLocation("orders", 2, ROOT_KEY.offset());
-        expectRefused(requestReplay(SourceRecordFacts.found(elsewhere, ROOT_KEY.offset(), KEY, EVENT_ID, HASH), POLICY, true, NOW),
+        expectRefused(requestReplay(SourceRecordFacts.found(elsewhere, ROOT_KEY.offset(), KEY, EVENT_ID, HASH, TIMESTAMP), POLICY, true, NOW),
                 ReplayRefusal.SOURCE_LOCATION_MISMATCH);
     }
 
     @Test
     void replayIsRefusedWhenCompactionReturnsTheNextRecord() {
-        expectRefused(requestReplay(SourceRecordFacts.found(LOCATION, ROOT_KEY.offset() + 1, KEY, EVENT_ID, HASH), POLICY, true, NOW),
+        expectRefused(requestReplay(SourceRecordFacts.found(LOCATION, ROOT_KEY.offset() + 1, KEY, EVENT_ID, HASH, TIMESTAMP), POLICY, true, NOW),
                 ReplayRefusal.SOURCE_OFFSET_MISMATCH);
     }
 
     @Test
     void replayIsRefusedWhenTheKeyIsNotByteIdentical() {
-        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), RecordKey.of("order-7 ".getBytes()), EVENT_ID, HASH);
+        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), RecordKey.of("order-7 ".getBytes()), EVENT_ID, HASH, TIMESTAMP);
         expectRefused(requestReplay(source, POLICY, true, NOW), ReplayRefusal.SOURCE_KEY_MISMATCH);
     }
 
     @Test
     void replayIsRefusedWhenTheEventIdDiffers() {
-        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, new EventId("evt-0002"), HASH);
+        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, new EventId("evt-0002"), HASH, TIMESTAMP);
         expectRefused(requestReplay(source, POLICY, true, NOW), ReplayRefusal.SOURCE_EVENT_ID_MISMATCH);
     }
 
     @Test
     void replayIsRefusedWhenTheValueHashDiffers() {
-        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, EVENT_ID, PayloadHash.of(new byte[] {1}));
+        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset(), KEY, EVENT_ID, PayloadHash.of(new byte[] {1}), TIMESTAMP);
         expectRefused(requestReplay(source, POLICY, true, NOW), ReplayRefusal.SOURCE_VALUE_HASH_MISMATCH);
     }
 
     @Test
     void replayOfATombstoneIsRefused() {
-        var source = SourceRecordFacts.tombstone(LOCATION, ROOT_KEY.offset(), KEY, EVENT_ID);
+        var source = SourceRecordFacts.tombstone(LOCATION, ROOT_KEY.offset(), KEY, EVENT_ID, TIMESTAMP);
         expectRefused(requestReplay(source, POLICY, true, NOW), ReplayRefusal.SOURCE_TOMBSTONE);
     }
 
@@ -305,7 +322,7 @@ class IncidentReplayTest {
 
     @Test
     void aRefusalListsEveryFailedCondition() {
-        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset() + 1, RecordKey.NONE, EVENT_ID, HASH);
+        var source = SourceRecordFacts.found(LOCATION, ROOT_KEY.offset() + 1, RecordKey.NONE, EVENT_ID, HASH, TIMESTAMP);
         expectRefused(List.of(opened(), new IncidentAcknowledged(ID, ALICE), new IncidentResolved(ID, ALICE)),
                 requestReplay(source, new ReplayPolicy(false, 1), false, DEADLINE.plusSeconds(1)),
                 ReplayRefusal.TOPIC_NOT_ALLOWED, ReplayRefusal.AFTER_DEADLINE, ReplayRefusal.SOURCE_OFFSET_MISMATCH,

@@ -3,6 +3,7 @@ package io.dlqdesk.domain;
 import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.OpenIncidentCommand;
 import io.dlqdesk.domain.api.OriginalTimestamp;
+import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.TimestampType;
@@ -22,7 +23,6 @@ import static io.dlqdesk.domain.Samples.DETECTED;
 import static io.dlqdesk.domain.Samples.POLICY;
 import static io.dlqdesk.domain.Samples.ROOT;
 import static io.dlqdesk.domain.Samples.requestReplay;
-import static io.dlqdesk.domain.Samples.sourceAsRecorded;
 
 /** For any original timestamp and window, replay is allowed exactly while now < timestamp + window. */
 class ReplayDeadlinePropertiesTest {
@@ -51,7 +51,8 @@ class ReplayDeadlinePropertiesTest {
 
         var fixture = new AggregateTestFixture<>(Incident.class);
         fixture.givenCommands(OpenIncidentCommand.forFailure(root, Duration.ofMillis(windowMillis), DETECTED))
-                .when(requestReplay(sourceAsRecorded(), POLICY, true, now))
+                .when(requestReplay(SourceRecordFacts.found(ROOT.failureKey().location(), ROOT.failureKey().offset(), ROOT.key(),
+                        ROOT.eventId(), ROOT.valueHash(), timestamp), POLICY, true, now))
                 .expectResultMessagePayload(expected);
     }
 }

@@ -87,7 +87,7 @@ final class Samples {
 
     /** What a faithful read of the root's location returns. */
     static SourceRecordFacts sourceAsRecorded() {
-        return SourceRecordFacts.found(ROOT_KEY.location(), ROOT_KEY.offset(), KEY, EVENT_ID, HASH);
+        return SourceRecordFacts.found(ROOT_KEY.location(), ROOT_KEY.offset(), KEY, EVENT_ID, HASH, TIMESTAMP);
     }
 
     static RequestReplayCommand requestReplay() {

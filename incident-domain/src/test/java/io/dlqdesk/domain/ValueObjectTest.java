@@ -170,25 +170,25 @@ class ValueObjectTest {
     @Test
     void sourceFactsAreConsistent() {
         PayloadHash hash = PayloadHash.of(new byte[] {1});
-        assertThat(SourceRecordFacts.found(AT, 42, RecordKey.NONE, null, hash).found()).isTrue();
-        assertThat(SourceRecordFacts.found(AT, 0, RecordKey.NONE, null, hash).returnedOffset()).isZero();
-        assertThat(SourceRecordFacts.tombstone(AT, 42, RecordKey.NONE, null).tombstone()).isTrue();
+        assertThat(SourceRecordFacts.found(AT, 42, RecordKey.NONE, null, hash, null).found()).isTrue();
+        assertThat(SourceRecordFacts.found(AT, 0, RecordKey.NONE, null, hash, null).returnedOffset()).isZero();
+        assertThat(SourceRecordFacts.tombstone(AT, 42, RecordKey.NONE, null, null).tombstone()).isTrue();
         assertThat(SourceRecordFacts.notFound(AT).locationInRange()).isTrue();
         assertThat(SourceRecordFacts.outOfRange(AT).locationInRange()).isFalse();
-        assertThatIllegalArgumentException().isThrownBy(() -> SourceRecordFacts.found(AT, -1, RecordKey.NONE, null, hash));
-        assertThatIllegalArgumentException().isThrownBy(() -> SourceRecordFacts.found(AT, 42, RecordKey.NONE, null, null));
-        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, true, 42, RecordKey.NONE, null, hash, true));
-        assertThatNullPointerException().isThrownBy(() -> SourceRecordFacts.found(AT, 42, null, null, hash));
+        assertThatIllegalArgumentException().isThrownBy(() -> SourceRecordFacts.found(AT, -1, RecordKey.NONE, null, hash, null));
+        assertThatIllegalArgumentException().isThrownBy(() -> SourceRecordFacts.found(AT, 42, RecordKey.NONE, null, null, null));
+        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, true, 42, RecordKey.NONE, null, hash, true, null, null));
+        assertThatNullPointerException().isThrownBy(() -> SourceRecordFacts.found(AT, 42, null, null, hash, null));
     }
 
     @Test
     void aRecordThatWasNotFoundCarriesNoFacts() {
         PayloadHash hash = PayloadHash.of(new byte[] {1});
-        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, 0, null, null, null, false));
-        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, RecordKey.NONE, null, null, false));
-        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, null, new EventId("e"), null, false));
-        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, null, null, hash, false));
-        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, null, null, null, true));
+        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, 0, null, null, null, false, null, null));
+        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, RecordKey.NONE, null, null, false, null, null));
+        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, null, new EventId("e"), null, false, null, null));
+        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, null, null, hash, false, null, null));
+        assertThatIllegalArgumentException().isThrownBy(() -> new SourceRecordFacts(AT, true, false, -1, null, null, null, true, null, null));
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.util.Objects;
  * {@code dlqdesk.rollback.*}: the rollback-readiness check. Defaults here are the shipped ones (listed in docs/configuration.md).
  *
  * @param observationInterval time between the two observations a READY verdict needs
- * @param horizon             replays decided longer ago than this are not checked for consumption
  * @param consumerRetryWindow the longest a consumer keeps retrying a record before it dead-letters it
  *                            (its back-off schedule plus the handler's run time)
  * @param ingestDelay         the longest from a dead-lettered record to its incident in this service
@@ -22,7 +21,6 @@ import java.util.Objects;
 @ConfigurationProperties("dlqdesk.rollback")
 public record RollbackProperties(
         @DefaultValue("5s") Duration observationInterval,
-        @DefaultValue("24h") Duration horizon,
         @DefaultValue("1m") Duration consumerRetryWindow,
         @DefaultValue("30s") Duration ingestDelay,
         @DefaultValue("10s") Duration clockSkewMargin,
@@ -36,7 +34,6 @@ public record RollbackProperties(
         notNegative("ingest-delay", ingestDelay);
         notNegative("clock-skew-margin", clockSkewMargin);
         notNegative("read-model-wait", readModelWait);
-        positive("horizon", horizon);
         positive("request-timeout", requestTimeout);
     }
 

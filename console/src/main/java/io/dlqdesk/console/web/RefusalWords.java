@@ -34,6 +34,9 @@ public final class RefusalWords {
         WORDS.put(ReplayRefusal.PUBLISH_UNKNOWN, "The last replay was marked PUBLISH_UNKNOWN: no replay from it.");
         WORDS.put(ReplayRefusal.REPLAY_SWITCH_OFF, "The replay switch is off: an admin turns it on on the Replay switch page.");
         WORDS.put(ReplayRefusal.MAX_ATTEMPTS_REACHED, "The incident has had the most replay attempts allowed (dlqdesk.replay.max-attempts).");
+        WORDS.put(ReplayRefusal.SOURCE_TIMESTAMP_MISMATCH,
+                "The record at that offset carries another timestamp than its DLQ record said; the desk trusts the record, not the header.");
+        WORDS.put(ReplayRefusal.SOURCE_RETENTION_PASSED, "The record's timestamp plus its topic's retention has passed: the broker may delete it.");
     }
 
     private RefusalWords() {

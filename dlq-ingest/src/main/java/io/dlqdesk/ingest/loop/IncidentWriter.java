@@ -17,6 +17,7 @@ import org.axonframework.messaging.ResultMessage;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
 import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -150,15 +151,29 @@ public class IncidentWriter implements RecordHandler {
         open(OpenIncidentCommand.forUncorrelatedRetryFailure(failure, replayWindow, clock.instant(), mismatches, headers));
     }
 
-    /** Opens the incident; when its failure key is taken by other content, opens it keyed by its DLQ record instead. */
+    /**
+     * Opens the incident; when its failure key is taken by other content, opens it keyed by its DLQ record instead. When
+     * another writer created the incident at the same moment, the command is sent again: now it finds the incident
+     * (a redelivery, or a failure key taken), which is what the record is, not a failure of it.
+     */
     private void open(OpenIncidentCommand command) {
         try {
-            commands.sendAndWait(command);
+            openOrRecord(command);
         } catch (FailureKeyTakenException e) {
             OpenIncidentCommand separate = command.keyedByDlqRecord();
             log.info("DLQ record {} claims failure {} of incident {} with other content; opening it as {}",
                     command.failure().dlqLocation(), command.failureKey(), e.incidentId(), separate.incidentId());
             commands.sendAndWait(separate);
+        }
+    }
+
+    private void openOrRecord(OpenIncidentCommand command) {
+        try {
+            commands.sendAndWait(command);
+        } catch (AggregateStreamCreationException e) {
+            log.debug("incident {} was created concurrently; its DLQ record {} is recorded on it", command.incidentId(),
+                    command.failure().dlqLocation());
+            commands.sendAndWait(command);
         }
     }
 }

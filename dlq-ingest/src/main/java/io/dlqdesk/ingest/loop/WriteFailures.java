@@ -1,6 +1,7 @@
 package io.dlqdesk.ingest.loop;
 
 import org.axonframework.common.AxonTransientException;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
@@ -75,8 +76,9 @@ final class WriteFailures {
                 || cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08");
     }
 
+    /** A concurrent creation of the same incident (another batch or instance got there first) is transient too: the next try finds it. */
     private static boolean isTransient(Throwable cause) {
-        return cause instanceof SQLTransientException || cause instanceof TransientDataAccessException
+        return cause instanceof AggregateStreamCreationException || cause instanceof SQLTransientException || cause instanceof TransientDataAccessException
                 || cause instanceof TransactionTimedOutException || cause instanceof SocketTimeoutException
                 || cause instanceof TimeoutException || cause instanceof AxonTransientException
                 || cause instanceof SQLException sql && (sql.getErrorCode() == LOCK_WAIT_TIMEOUT || sql.getErrorCode() == DEADLOCK

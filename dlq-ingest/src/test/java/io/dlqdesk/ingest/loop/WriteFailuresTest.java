@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.loop;
 
+import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -37,6 +38,9 @@ class WriteFailuresTest {
         assertThat(WriteFailures.kindOf(new RuntimeException(new SQLException("Lock wait timeout exceeded", "HY000", 1205))))
                 .isEqualTo(WriteFailures.Kind.TRANSIENT);
         assertThat(WriteFailures.kindOf(new SQLException("Deadlock found", "40001", 1213))).isEqualTo(WriteFailures.Kind.TRANSIENT);
+        // another writer created the incident first: the next try finds it, the record did nothing wrong
+        assertThat(WriteFailures.kindOf(new AggregateStreamCreationException("incident inc-1 was created concurrently")))
+                .isEqualTo(WriteFailures.Kind.TRANSIENT);
     }
 
     @Test

@@ -44,5 +44,12 @@ public enum ReplayRefusal {
     /** The runtime replay switch is off. */
     REPLAY_SWITCH_OFF,
     /** The incident has had the maximum number of replay attempts. */
-    MAX_ATTEMPTS_REACHED
+    MAX_ATTEMPTS_REACHED,
+    /**
+     * 8. The record read back carries another timestamp than the DLQ record said: the DLQ header is not trusted
+     * over the record itself (a forged "now" would open a window the record is long out of).
+     */
+    SOURCE_TIMESTAMP_MISMATCH,
+    /** The source record's timestamp plus its topic's retention, read at replay time, has passed: the broker may delete it. */
+    SOURCE_RETENTION_PASSED
 }

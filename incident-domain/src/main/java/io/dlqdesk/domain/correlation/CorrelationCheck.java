@@ -1,6 +1,8 @@
 package io.dlqdesk.domain.correlation;
 
 import io.dlqdesk.domain.api.CorrelationMismatch;
+import io.dlqdesk.domain.api.SkippedCheck;
+import io.dlqdesk.domain.api.TimestampType;
 
 import java.util.Arrays;
 import java.util.List;
@@ -27,7 +29,8 @@ public enum CorrelationCheck {
     /* 6 */ EVENT_ID(CorrelationMismatch.EVENT_ID_MISMATCH, f -> f.failure().eventId() != null && f.failure().eventId().equals(f.recorded().eventId())),
     /* 7 */ KEY(CorrelationMismatch.KEY_MISMATCH, f -> f.failure().key().equals(f.recorded().key())),
     /* 8 */ ORIGINAL_TIMESTAMP(CorrelationMismatch.ORIGINAL_TIMESTAMP_MISMATCH,
-            f -> f.failure().originalTimestamp() != null && f.failure().originalTimestamp().equals(f.recorded().originalTimestamp())),
+            f -> logAppendTimeOnBothSides(f)
+                    || f.failure().originalTimestamp() != null && f.failure().originalTimestamp().equals(f.recorded().originalTimestamp())),
     // same eventId and key with a different body must not merge into (or reopen) this incident
     /* 9 */ VALUE_HASH(CorrelationMismatch.VALUE_HASH_MISMATCH, f -> f.failure().valueHash() != null
             && f.namedAttempt().map(attempt -> f.failure().valueHash().equals(attempt.valueHash())).orElse(false));
@@ -47,6 +50,26 @@ public enum CorrelationCheck {
 
     public boolean passes(CorrelationFacts facts) {
         return rule.test(facts);
+    }
+
+    /** Why check 8 is left out of a re-failure of a topic that stamps LogAppendTime. */
+    public static final String LOG_APPEND_TIME_SKIP = "the topic stamps records with LogAppendTime: the broker gave the replay a new"
+            + " time, so the re-failure cannot carry the original one; the other eight checks decide";
+
+    /**
+     * The record and its re-failure were both stamped LogAppendTime (Spring's DLT header says so for each): the replay got
+     * a new time from the broker, so the times cannot match and check 8 is skipped, never failed and never passed silently.
+     */
+    static boolean logAppendTimeOnBothSides(CorrelationFacts f) {
+        return f.failure().originalTimestamp() != null && f.recorded().originalTimestamp() != null
+                && f.failure().originalTimestamp().type() == TimestampType.LOG_APPEND_TIME
+                && f.recorded().originalTimestamp().type() == TimestampType.LOG_APPEND_TIME;
+    }
+
+    /** The checks these facts leave out, each with why (recorded on the correlated re-failure). */
+    public static List<SkippedCheck> skipped(CorrelationFacts facts) {
+        return logAppendTimeOnBothSides(facts)
+                ? List.of(new SkippedCheck(CorrelationMismatch.ORIGINAL_TIMESTAMP_MISMATCH, LOG_APPEND_TIME_SKIP)) : List.of();
     }
 
     /** Every failed check, in order; empty means the re-failure belongs to the recorded incident. */

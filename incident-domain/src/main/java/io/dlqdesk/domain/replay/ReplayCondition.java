@@ -33,6 +33,12 @@ public enum ReplayCondition {
     /* 8 */ SAME_EVENT_ID(ReplayRefusal.SOURCE_EVENT_ID_MISMATCH, f -> !f.source().found() || f.source().eventId() != null && f.source().eventId().equals(f.eventId())),
     /* 8 */ NOT_TOMBSTONE(ReplayRefusal.SOURCE_TOMBSTONE, f -> !f.source().tombstone()),
     /* 8 */ SAME_VALUE_HASH(ReplayRefusal.SOURCE_VALUE_HASH_MISMATCH, f -> !f.source().found() || f.source().tombstone() || f.source().valueHash().equals(f.valueHash())),
+    // the record's own time decides the window, not a header anyone who can write to the DLQ topic could have set; the
+    // instant, not the type header, which writers name differently or leave out for the same record
+    /* 8 */ SAME_TIMESTAMP(ReplayRefusal.SOURCE_TIMESTAMP_MISMATCH, f -> !f.source().found() || f.originalTimestamp() != null
+            && f.source().timestamp() != null && f.originalTimestamp().instant().equals(f.source().timestamp().instant())),
+    WITHIN_SOURCE_RETENTION(ReplayRefusal.SOURCE_RETENTION_PASSED, f -> f.source().retentionEnd() == null
+            || f.now().isBefore(f.source().retentionEnd())),
     NOT_CLOSED(ReplayRefusal.INCIDENT_CLOSED, f -> f.status() != IncidentStatus.RESOLVED && f.status() != IncidentStatus.DISCARDED),
     // at most one replay in flight per incident: a second concurrent request loses
     NO_ATTEMPT_REQUESTED(ReplayRefusal.REPLAY_ALREADY_REQUESTED, f -> !f.attemptRequested()),

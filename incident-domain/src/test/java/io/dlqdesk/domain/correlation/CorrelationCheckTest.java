@@ -171,6 +171,32 @@ class CorrelationCheckTest {
     }
 
     @Test
+    void onALogAppendTimeTopicTheTimestampCheckIsSkippedAndSaysWhy() {
+        OriginalTimestamp recordedTime = OriginalTimestamp.ofEpochMilli(1_700_000_000_000L, TimestampType.LOG_APPEND_TIME);
+        var recorded = new RecordedReplay(ID, "orders", EVENT_ID, KEY, recordedTime, RECORDED.attempts());
+        var facts = new CorrelationFacts(failure("orders", "billing", KEY, EVENT_ID,
+                OriginalTimestamp.ofEpochMilli(1_700_000_999_000L, TimestampType.LOG_APPEND_TIME), HASH), HEADERS, LEDGER, recorded);
+
+        assertThat(CorrelationCheck.mismatches(facts)).isEmpty();
+        assertThat(CorrelationCheck.skipped(facts)).singleElement().satisfies(skipped -> {
+            assertThat(skipped.check()).isEqualTo(CorrelationMismatch.ORIGINAL_TIMESTAMP_MISMATCH);
+            assertThat(skipped.reason()).contains("LogAppendTime");
+        });
+    }
+
+    @Test
+    void onlyBothSidesStampedLogAppendTimeSkipTheCheck() {
+        OriginalTimestamp logAppend = OriginalTimestamp.ofEpochMilli(1_700_000_999_000L, TimestampType.LOG_APPEND_TIME);
+        // recorded CreateTime, re-failure LogAppendTime: a header that changed its story fails
+        var facts = new CorrelationFacts(failure("orders", "billing", KEY, EVENT_ID, logAppend, HASH), HEADERS, LEDGER, RECORDED);
+        assertThat(CorrelationCheck.mismatches(facts)).containsExactly(CorrelationMismatch.ORIGINAL_TIMESTAMP_MISMATCH);
+        assertThat(CorrelationCheck.skipped(facts)).isEmpty();
+        // all nine held: nothing skipped
+        assertThat(CorrelationCheck.skipped(new CorrelationFacts(failure("orders", "billing", KEY, EVENT_ID, TIMESTAMP, HASH), HEADERS,
+                LEDGER, RECORDED))).isEmpty();
+    }
+
+    @Test
     void aReFailureWithoutTimestampFails() {
         var recorded = new RecordedReplay(ID, "orders", EVENT_ID, KEY, null, RECORDED.attempts());
         assertThat(CorrelationCheck.mismatches(new CorrelationFacts(failure("orders", "billing", KEY, EVENT_ID, null, HASH),

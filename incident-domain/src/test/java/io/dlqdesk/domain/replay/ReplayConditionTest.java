@@ -28,6 +28,7 @@ class ReplayConditionTest {
     static final EventId EVENT_ID = new EventId("evt-1");
     static final PayloadHash HASH = PayloadHash.of(new byte[] {4, 5, 6});
     static final Instant DEADLINE = Instant.parse("2026-12-05T10:00:00Z");
+    static final OriginalTimestamp ORIGINAL = new OriginalTimestamp(DEADLINE.minusSeconds(7 * 86400), TimestampType.CREATE_TIME);
 
     /** A mutable copy of the facts, so each test changes one thing. */
     static final class Facts {
@@ -37,12 +38,12 @@ class ReplayConditionTest {
         RecordLocation originalLocation = LOCATION;
         RecordKey key = KEY;
         PayloadHash valueHash = HASH;
-        OriginalTimestamp originalTimestamp = new OriginalTimestamp(DEADLINE.minusSeconds(7 * 86400), TimestampType.CREATE_TIME);
+        OriginalTimestamp originalTimestamp = ORIGINAL;
         Instant replayDeadline = DEADLINE;
         int attemptsSoFar = 2;
         boolean attemptRequested = false;
         PublishStatus claimedStatus = PublishStatus.NONE;
-        SourceRecordFacts source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH);
+        SourceRecordFacts source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH, ORIGINAL);
         ReplayPolicy policy = new ReplayPolicy(true, 3);
         boolean switchOn = true;
         Instant now = DEADLINE.minusMillis(1);
@@ -60,23 +61,29 @@ class ReplayConditionTest {
             case EVENT_ID_KNOWN -> f.eventId = null;
             case FAILED_GROUP_KNOWN -> f.failedGroup = " ";
             case LOCATION_KNOWN -> f.originalLocation = null;
-            case LOCATION_VALID -> f.source = new SourceRecordFacts(LOCATION, false, true, 42L, KEY, EVENT_ID, HASH, false);
+            case LOCATION_VALID -> f.source = new SourceRecordFacts(LOCATION, false, true, 42L, KEY, EVENT_ID, HASH, false, ORIGINAL, null);
             case TOPIC_ALLOWED -> f.policy = new ReplayPolicy(false, 3);
             case ORIGINAL_TIMESTAMP_KNOWN -> f.originalTimestamp = null;
             case BEFORE_DEADLINE -> f.now = DEADLINE;
             case SOURCE_RECORD_FOUND -> f.source = SourceRecordFacts.notFound(LOCATION);
-            case SOURCE_READ_AT_RECORDED_LOCATION -> f.source = SourceRecordFacts.found(new RecordLocation("orders", 4, 42L), 42L, KEY, EVENT_ID, HASH);
-            case SAME_OFFSET -> f.source = SourceRecordFacts.found(LOCATION, 43L, KEY, EVENT_ID, HASH);
-            case SAME_KEY -> f.source = SourceRecordFacts.found(LOCATION, 42L, RecordKey.NONE, EVENT_ID, HASH);
-            case SAME_EVENT_ID -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, new EventId("evt-2"), HASH);
-            case NOT_TOMBSTONE -> f.source = SourceRecordFacts.tombstone(LOCATION, 42L, KEY, EVENT_ID);
-            case SAME_VALUE_HASH -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, PayloadHash.of(new byte[0]));
+            case SOURCE_READ_AT_RECORDED_LOCATION -> f.source = SourceRecordFacts.found(new RecordLocation("orders", 4, 42L), 42L, KEY, EVENT_ID, HASH, ORIGINAL);
+            case SAME_OFFSET -> f.source = SourceRecordFacts.found(LOCATION, 43L, KEY, EVENT_ID, HASH, ORIGINAL);
+            case SAME_KEY -> f.source = SourceRecordFacts.found(LOCATION, 42L, RecordKey.NONE, EVENT_ID, HASH, ORIGINAL);
+            case SAME_EVENT_ID -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, new EventId("evt-2"), HASH, ORIGINAL);
+            case NOT_TOMBSTONE -> f.source = SourceRecordFacts.tombstone(LOCATION, 42L, KEY, EVENT_ID, ORIGINAL);
+            case SAME_VALUE_HASH -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, PayloadHash.of(new byte[0]), ORIGINAL);
             case NOT_CLOSED -> f.status = IncidentStatus.RESOLVED;
             case NO_ATTEMPT_REQUESTED -> f.attemptRequested = true;
             case CLAIMED_NOT_PUBLISHED -> f.claimedStatus = PublishStatus.PUBLISHED;
             case CLAIMED_OUTCOME_KNOWN -> f.claimedStatus = PublishStatus.PUBLISH_UNKNOWN;
             case SWITCH_ON -> f.switchOn = false;
             case UNDER_MAX_ATTEMPTS -> f.attemptsSoFar = 3;
+            // the DLQ header said a day later than the record itself carries
+            case SAME_TIMESTAMP -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH,
+                    new OriginalTimestamp(ORIGINAL.instant().minusSeconds(86400), TimestampType.CREATE_TIME));
+            // the topic deletes it the moment the request is made
+            case WITHIN_SOURCE_RETENTION -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH, ORIGINAL)
+                    .withRetention(java.time.Duration.between(ORIGINAL.instant(), f.now).toMillis());
         }
         return f;
     }
@@ -89,7 +96,8 @@ class ReplayConditionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ReplayCondition.class, mode = EnumSource.Mode.EXCLUDE, names = {"EVENT_ID_KNOWN", "LOCATION_KNOWN"})
+    @EnumSource(value = ReplayCondition.class, mode = EnumSource.Mode.EXCLUDE, names = {"EVENT_ID_KNOWN", "LOCATION_KNOWN",
+            "ORIGINAL_TIMESTAMP_KNOWN"})
     void eachConditionFailsAloneAndReportsItsOwnCode(ReplayCondition condition) {
         ReplayFacts facts = breaking(condition).build();
         assertThat(condition.holdsFor(facts)).isFalse();
@@ -101,6 +109,46 @@ class ReplayConditionTest {
         // nothing recorded to compare with is not a match: fail closed
         assertThat(ReplayCondition.failedFor(breaking(ReplayCondition.EVENT_ID_KNOWN).build()))
                 .containsExactly(ReplayRefusal.EVENT_ID_UNKNOWN, ReplayRefusal.SOURCE_EVENT_ID_MISMATCH);
+    }
+
+    @Test
+    void anUnknownOriginalTimestampAlsoFailsTheComparisonWithTheSourceRecordsOwn() {
+        assertThat(ReplayCondition.failedFor(breaking(ReplayCondition.ORIGINAL_TIMESTAMP_KNOWN).build()))
+                .containsExactly(ReplayRefusal.ORIGINAL_TIMESTAMP_UNKNOWN, ReplayRefusal.SOURCE_TIMESTAMP_MISMATCH);
+    }
+
+    @Test
+    void aDlqHeaderThatSaysNowDoesNotMakeAnEightDayOldRecordReplayable() {
+        Facts f = new Facts();
+        f.originalTimestamp = new OriginalTimestamp(f.now.minusSeconds(60), TimestampType.CREATE_TIME); // the forged header
+        f.replayDeadline = f.originalTimestamp.instant().plus(java.time.Duration.ofDays(7)); // the window it opened
+        f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH,
+                new OriginalTimestamp(f.now.minus(java.time.Duration.ofDays(8)), TimestampType.CREATE_TIME));
+
+        assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.SOURCE_TIMESTAMP_MISMATCH);
+    }
+
+    /** The same record on a LogAppendTime topic, its DLQ writer naming the type CreateTime, or none: the instant decides. */
+    @Test
+    void theSameInstantUnderAnotherTypeNameIsTheSameTimestamp() {
+        Facts f = new Facts();
+        for (OriginalTimestamp read : new OriginalTimestamp[] {new OriginalTimestamp(ORIGINAL.instant(), TimestampType.LOG_APPEND_TIME),
+                OriginalTimestamp.ofEpochMilliWithUnknownType(ORIGINAL.instant().toEpochMilli(), "NoTimestampType")}) {
+            f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH, read);
+            assertThat(ReplayCondition.failedFor(f.build())).as(read.toString()).isEmpty();
+        }
+        f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH, null);
+        assertThat(ReplayCondition.failedFor(f.build())).as("a record without a timestamp").containsExactly(ReplayRefusal.SOURCE_TIMESTAMP_MISMATCH);
+    }
+
+    @Test
+    void aRetentionThatKeepsTheRecordPastTheRequestAllowsItAndNoneOrAnUnknownOneChangesNothing() {
+        Facts f = new Facts();
+        SourceRecordFacts found = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH, ORIGINAL);
+        for (Long retention : new Long[] {null, -1L, java.time.Duration.between(ORIGINAL.instant(), f.now).toMillis() + 1}) {
+            f.source = found.withRetention(retention);
+            assertThat(ReplayCondition.failedFor(f.build())).as("retention.ms " + retention).isEmpty();
+        }
     }
 
     @Test
@@ -158,7 +206,7 @@ class ReplayConditionTest {
     @Test
     void aTombstoneWithAnotherKeyReportsBoth() {
         Facts f = new Facts();
-        f.source = SourceRecordFacts.tombstone(LOCATION, 42L, RecordKey.NONE, EVENT_ID);
+        f.source = SourceRecordFacts.tombstone(LOCATION, 42L, RecordKey.NONE, EVENT_ID, ORIGINAL);
         assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.SOURCE_KEY_MISMATCH, ReplayRefusal.SOURCE_TOMBSTONE);
     }
 
@@ -166,7 +214,7 @@ class ReplayConditionTest {
     void aSourceRecordWithoutEventIdDoesNotMatchEvenWhenNoneWasRecorded() {
         Facts f = new Facts();
         f.eventId = null;
-        f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, null, HASH);
+        f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, null, HASH, ORIGINAL);
         assertThat(ReplayCondition.SAME_EVENT_ID.holdsFor(f.build())).isFalse();
     }
 

@@ -43,7 +43,9 @@ public class IncidentStatusIntervalProjection {
 
     private static final String OPENED = "INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic,"
             + " partition_no, record_offset, consumer_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE seq = seq";
-    private static final String END_HOLDING = "UPDATE incident_status_interval SET valid_to = ? WHERE incident_id = ? AND valid_to = ? AND seq < ?";
+    // every earlier status ends at the latest when this one starts: with instances whose clocks disagree, a later event can
+    // carry an earlier time, and its status must hold from then on, not the one it followed (whose interval empties)
+    private static final String END_EARLIER = "UPDATE incident_status_interval SET valid_to = ? WHERE incident_id = ? AND valid_to > ? AND seq < ?";
     private static final String START_NEXT = "INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic,"
             + " partition_no, record_offset, consumer_group) SELECT incident_id, ?, ?, ?, ?, topic, partition_no, record_offset, consumer_group"
             + " FROM incident_status_interval WHERE incident_id = ? ORDER BY seq LIMIT 1 ON DUPLICATE KEY UPDATE seq = VALUES(seq)";
@@ -85,12 +87,17 @@ public class IncidentStatusIntervalProjection {
         changed(event.incidentId(), seq, IncidentStatus.OPEN, at);
     }
 
-    /** Ends the interval that holds and starts the next; the location is the incident's own, copied from its first interval. */
+    /**
+     * Ends every earlier interval still holding at {@code at} and starts the next; the location is the incident's own, copied
+     * from its first interval. So the status as of T is the one after the incident's last event, in the incident's own
+     * (and the store's global) order, stamped at or before T: never two at once, whatever the clocks of the instances that
+     * stamped them.
+     */
     private void changed(IncidentId incidentId, long seq, IncidentStatus status, Instant at) {
         long from = nanos(at);
         String incident = incidentId.value();
         pending.record(statements -> {
-            statements.add(incident, END_HOLDING, from, incident, OPEN_ENDED, seq);
+            statements.add(incident, END_EARLIER, from, incident, from, seq);
             statements.add(incident, START_NEXT, seq, status.name(), from, OPEN_ENDED, incident);
         });
     }

@@ -19,6 +19,7 @@ import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayConsumptionWaived;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
@@ -60,7 +61,7 @@ public class IncidentHistoryProjection {
 
     /** Explicit, so that moving this class never resets its token. */
     public static final String PROCESSING_GROUP = "incident-history";
-    private static final int MAX_DETAIL = 4000;
+    public static final int MAX_DETAIL = 4000;
     private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail,"
             + " dlq_topic, dlq_partition, dlq_offset";
 
@@ -102,8 +103,10 @@ public class IncidentHistoryProjection {
 
     @EventHandler
     void on(RetryFailureCorrelated event, @SequenceNumber long seq, @Timestamp Instant at) {
+        String skipped = event.skippedChecks().stream().map(check -> "; check " + check.check() + " skipped: " + check.reason())
+                .collect(java.util.stream.Collectors.joining());
         failureRow(event.incidentId(), seq, "RetryFailureCorrelated", at, event.attempt(), "failed again after replay attempt "
-                + event.attempt() + ": " + failure(event.failure()), event.failure().dlqLocation());
+                + event.attempt() + skipped + ": " + failure(event.failure()), event.failure().dlqLocation());
     }
 
     @EventHandler
@@ -138,6 +141,12 @@ public class IncidentHistoryProjection {
     void on(PublishMarkedUnknown event, @SequenceNumber long seq, @Timestamp Instant at) {
         row(event.incidentId(), seq, "PublishMarkedUnknown", at, event.markedBy(), event.attempt(), PublishStatus.PUBLISH_UNKNOWN,
                 "PUBLISH_UNKNOWN");
+    }
+
+    @EventHandler
+    void on(ReplayConsumptionWaived event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.incidentId(), seq, "ReplayConsumptionWaived", at, event.waivedBy(), event.attempt(),
+                "the rollback check no longer waits for attempt " + event.attempt() + " to be consumed");
     }
 
     @EventHandler

@@ -6,6 +6,7 @@ import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
+import io.dlqdesk.domain.api.ReplayConsumptionWaived;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobPaused;
@@ -76,6 +77,12 @@ public class ReplayAttemptProjection {
 
     /** A job with work left holds a rollback back: RUNNING or PAUSED jobs are kept, ended ones removed. */
     @EventHandler
+    void on(ReplayConsumptionWaived event) {
+        pending.record(batch -> batch.waived(attempt(event.incidentId(), event.attempt()), event.waivedBy().principal(),
+                event.waivedBy().reason(), utc(event.waivedBy().at())));
+    }
+
+    @EventHandler
     void on(ReplayJobCreated event) {
         job(event.jobId(), ReplayJobStatus.RUNNING);
     }
@@ -102,7 +109,7 @@ public class ReplayAttemptProjection {
 
     @QueryHandler
     RollbackFacts handle(RollbackFactsQuery query) {
-        return new RollbackFactsReader(jdbc).read(query.publishedSince());
+        return new RollbackFactsReader(jdbc).read();
     }
 
     @ResetHandler

@@ -4,36 +4,44 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * @param requestedAttempts    attempts whose publish status is still REQUESTED
- * @param lastDecisionAt       the latest publish decision time (PUBLISHED, PUBLISH_FAILED, or the time an attempt was marked
- *                             PUBLISH_UNKNOWN); null if none
- * @param published            per target group and partition, the highest offset a replay was published at
- * @param maybePublished       per target group and partition, the PUBLISH_FAILED and PUBLISH_UNKNOWN attempts: they may
- *                             have gone out all the same, below the partition's end offset when they were decided
- * @param decidedBeforeHorizon decided attempts left out of {@code published} and {@code maybePublished} because they were
- *                             decided before the horizon
- * @param activeJobs           replay jobs RUNNING or PAUSED: they may still request replays
+ * What the rollback check reads from the rollback-facts read model: every replay attempt whose consumption it still waits
+ * for, however long ago it was decided (there is no horizon: a replay nobody consumed holds it until an admin waives it).
+ *
+ * @param waivedAttempts decided attempts an admin waived ({@code ReplayConsumptionWaived}): left out of {@code published} and
+ *                       {@code maybePublished}; {@code recentWaivers} are the newest of them, shown in the answer
  */
 public record RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List<PublishedPosition> published,
-                            List<MaybePublishedPosition> maybePublished, long decidedBeforeHorizon, List<ActiveJob> activeJobs) {
+                            List<MaybePublishedPosition> maybePublished, long waivedAttempts, List<ActiveJob> activeJobs,
+                            List<Waiver> recentWaivers) {
 
     public RollbackFacts {
         published = List.copyOf(published);
         maybePublished = List.copyOf(maybePublished);
         activeJobs = List.copyOf(activeJobs);
+        recentWaivers = List.copyOf(recentWaivers);
+    }
+
+    /** Without waivers listed. */
+    public RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List<PublishedPosition> published,
+                         List<MaybePublishedPosition> maybePublished, long waivedAttempts, List<ActiveJob> activeJobs) {
+        this(requestedAttempts, lastDecisionAt, published, maybePublished, waivedAttempts, activeJobs, List.of());
     }
 
     /** Without replay jobs. */
     public RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List<PublishedPosition> published,
-                         List<MaybePublishedPosition> maybePublished, long decidedBeforeHorizon) {
-        this(requestedAttempts, lastDecisionAt, published, maybePublished, decidedBeforeHorizon, List.of());
+                         List<MaybePublishedPosition> maybePublished, long waivedAttempts) {
+        this(requestedAttempts, lastDecisionAt, published, maybePublished, waivedAttempts, List.of());
     }
 
     /** A replay job with work left: RUNNING or PAUSED. */
     public record ActiveJob(String jobId, String status) {
     }
 
-    /** Facts without attempts that may have gone out unconfirmed, and none left out by the horizon. */
+    /** An admin's waiver of one attempt's consumption: who, why, when. */
+    public record Waiver(String incidentId, int attempt, String waivedBy, String reason, Instant waivedAt) {
+    }
+
+    /** Facts without attempts that may have gone out unconfirmed, and none waived. */
     public RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List<PublishedPosition> published) {
         this(requestedAttempts, lastDecisionAt, published, List.of(), 0);
     }
@@ -46,7 +54,7 @@ public record RollbackFacts(long requestedAttempts, Instant lastDecisionAt, List
      * {@code attempts} PUBLISH_FAILED or PUBLISH_UNKNOWN attempts for {@code targetGroup} targeted {@code topic}/{@code partition};
      * any of them that went out lies below {@code highestEndOffset}, the highest end offset recorded when they were decided.
      * {@code withoutEndOffset} of them have none recorded (it could not be read, or they predate it): where they could
-     * lie is unknown, so they can never be shown consumed (fail closed).
+     * lie is unknown, so they can never be shown consumed (fail closed) until an admin waives them.
      *
      * @param highestEndOffset null when none of them has an end offset
      */

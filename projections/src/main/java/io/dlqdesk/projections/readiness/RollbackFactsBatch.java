@@ -47,6 +47,12 @@ final class RollbackFactsBatch {
         jobs.add(jobId, sql, arguments);
     }
 
+    /** An attempt whose consumption an admin waived: after the batch's upserts, so a decision in the same batch comes first. */
+    void waived(AttemptRow.Key key, String principal, String reason, Object at) {
+        jobs.add(key, "UPDATE replay_attempt SET waived_by = ?, waived_reason = ?, waived_at = ? WHERE incident_id = ? AND attempt = ?",
+                principal, reason, at, key.incidentId(), key.attempt());
+    }
+
     void write(JdbcTemplate jdbc) {
         Map<AttemptRow.Key, AttemptRow> rows = new TreeMap<>(read(jdbc, storedRowsTouched())); // key order: the write (and lock) order
         Set<AttemptRow.Key> touched = new HashSet<>();

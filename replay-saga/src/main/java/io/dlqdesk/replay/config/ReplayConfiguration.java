@@ -36,6 +36,7 @@ import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -71,22 +72,27 @@ public class ReplayConfiguration {
         return new SourceRecordReader(kafka.bootstrapServers(), kafka.clientId("replay-reader"), properties.sourceReadTimeout());
     }
 
-    /** The end offset of a replay's target partition when an attempt is decided without a location (FAILED, PUBLISH_UNKNOWN). */
+    /** The end offset of a replay's target partition when an attempt is decided without a location (FAILED, PUBLISH_UNKNOWN), and a source topic's retention when a replay is asked for. */
     @Bean
     PartitionEndReader partitionEndReader(ReplayProperties properties, KafkaConnection kafka) {
         return new PartitionEndReader(kafka.bootstrapServers(), kafka.clientId("replay-end-reader"), properties.sourceReadTimeout());
     }
 
     @Bean
-    ReplayRequester replayRequester(SourceRecordReader reader, EventIdSource eventIdSource, ReplaySwitch replaySwitch,
+    ReplayRequester replayRequester(SourceRecordReader reader, PartitionEndReader topics, EventIdSource eventIdSource, ReplaySwitch replaySwitch,
                                     ReplayProperties properties, Ledger ledger, CommandGateway commands) {
-        return new ReplayRequester(reader, new EventIdExtractor(eventIdSource), replaySwitch,
+        if (properties.allowedTopics().isEmpty()) {
+            LoggerFactory.getLogger(ReplayConfiguration.class).warn("dlqdesk.replay.allowed-topics is not set: every replay is refused"
+                    + " TOPIC_NOT_ALLOWED until it names the source topics that may be replayed (a regular expression)");
+        }
+        return new ReplayRequester(reader, topics, new EventIdExtractor(eventIdSource), replaySwitch,
                 new ReplayPolicies(Pattern.compile(properties.allowedTopics()), properties.maxAttempts()), ledger.name(), commands);
     }
 
     @Bean
-    PublishUnknownMarker publishUnknownMarker(ReplayOutbox outbox, PartitionEndReader ends, CommandGateway commands) {
-        return new PublishUnknownMarker(outbox, ends, commands);
+    PublishUnknownMarker publishUnknownMarker(ReplayOutbox outbox, PartitionEndReader ends, CommandGateway commands,
+                                              PlatformTransactionManager transactionManager) {
+        return new PublishUnknownMarker(outbox, ends, commands, new TransactionTemplate(transactionManager));
     }
 
     @Bean

@@ -2,7 +2,6 @@ package io.dlqdesk.replay.config;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -18,8 +17,9 @@ import java.util.Set;
 public record ReplayProperties(
         /* true: the switch is off whatever an admin sets at run time */
         @DefaultValue("false") boolean forceOff,
-        /* regular expression over the source topic; a topic that does not match is never replayed */
-        @NotBlank @DefaultValue(".*") String allowedTopics,
+        /* regular expression over the source topic; a topic that does not match is never replayed. Empty (the default):
+           no topic is replayed until this is configured */
+        @NotNull @DefaultValue("") String allowedTopics,
         @Min(1) @Max(100) @DefaultValue("3") int maxAttempts,
         @NotNull @DefaultValue("10s") Duration sourceReadTimeout,
         @NotNull @DefaultValue("30s") Duration publishTimeout,

@@ -61,6 +61,12 @@ public class JobRunner implements SmartLifecycle {
     private static final int PURGE_LIMIT = 10_000;
     /** An incident whose ask failed (broker unreachable, a database error) is tried again after this. */
     private static final Duration ASK_AGAIN_AFTER = Duration.ofSeconds(5);
+    /**
+     * Facts read longer ago than this are read again before the incident is asked: the source record, the switch and the
+     * incident's history must be what they are when the request is made, not what they were before a slow round or a
+     * change of the instance that runs the jobs.
+     */
+    static final Duration PREPARED_FRESH_FOR = Duration.ofSeconds(5);
 
     /** @param keepEnded how long the work list of an ended job is kept once nothing of it is in flight or to report */
     public record Settings(Duration tick, int workers, Duration keepEnded) {
@@ -68,7 +74,7 @@ public class JobRunner implements SmartLifecycle {
 
     /** What a worker hands back: the prepared request (or the answer found), or why it could not be prepared. */
     private record Finished(ReplayJobId job, IncidentId incident, boolean again, IncidentAsk.Prepared prepared, Instant at,
-                            RuntimeException failure) {
+                            RuntimeException failure, long term, long preparedAtNanos) {
     }
 
     /** What the tick thread knows of one job beyond its work list, which lags. */
@@ -103,6 +109,8 @@ public class JobRunner implements SmartLifecycle {
     private final Map<JobWorkList.Unreported, Long> reportedAt = new HashMap<>();
     private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
     private boolean leading;
+    /** Counts the times this instance took the jobs on: what was prepared in an earlier term is never asked. */
+    private volatile long term;
     private boolean heldBySwitch;
     private long ticks;
     /** Rounds failed in a row (the database unreachable, say): said once when the streak starts and once when it ends. */
@@ -137,12 +145,16 @@ public class JobRunner implements SmartLifecycle {
             if (leading) {
                 log.info("replay jobs: this instance no longer holds the work list; another one runs the jobs");
                 leading = false;
+                term++;
+                finished.clear();
             }
             return;
         }
         if (!leading) {
             log.info("replay jobs: this instance holds the work list and runs the jobs");
             leading = true;
+            term++;
+            finished.clear(); // prepared before another instance may have asked them: read again
             states.clear();
             reportedAt.clear();
             purgedAt = null;
@@ -209,16 +221,18 @@ public class JobRunner implements SmartLifecycle {
             state.askAgainAt.remove(incident);
             state.asking.add(incident);
             boolean again = pending.claimed();
-            workers.execute(() -> prepare(job, incident, again, at));
+            long preparedIn = term;
+            workers.execute(() -> prepare(job, incident, again, at, preparedIn));
         }
     }
 
     /** On a worker thread: the slow part (the incident's history, the source record), before anything is claimed. */
-    private void prepare(JobWorkList.Job job, IncidentId incident, boolean again, Instant at) {
+    private void prepare(JobWorkList.Job job, IncidentId incident, boolean again, Instant at, long preparedIn) {
         try {
-            finished.add(new Finished(job.jobId(), incident, again, asks.prepare(job.jobId(), incident, job.requestedBy(at)), at, null));
+            IncidentAsk.Prepared prepared = asks.prepare(job.jobId(), incident, job.requestedBy(at));
+            finished.add(new Finished(job.jobId(), incident, again, prepared, at, null, preparedIn, nanos.getAsLong()));
         } catch (RuntimeException e) {
-            finished.add(new Finished(job.jobId(), incident, again, null, at, e));
+            finished.add(new Finished(job.jobId(), incident, again, null, at, e, preparedIn, nanos.getAsLong()));
         }
     }
 
@@ -230,15 +244,25 @@ public class JobRunner implements SmartLifecycle {
     private void askPrepared() {
         Map<ReplayJobId, List<Finished>> byJob = new LinkedHashMap<>();
         for (Finished done; (done = finished.poll()) != null; ) {
-            byJob.computeIfAbsent(done.job(), id -> new ArrayList<>()).add(done);
+            if (done.term() == term) { // one of an earlier term comes back pending, and is read again
+                byJob.computeIfAbsent(done.job(), id -> new ArrayList<>()).add(done);
+            }
         }
+        boolean switchOnNow = byJob.isEmpty() || switchOn.getAsBoolean();
+        long now = nanos.getAsLong();
         byJob.forEach((job, done) -> {
             JobState state = states.computeIfAbsent(job, id -> new JobState(new RequestPacer(1, nanos)));
             List<Finished> earlier = new ArrayList<>();
             List<Finished> ready = new ArrayList<>();
             int held = 0;
+            int stale = 0;
             for (Finished one : done) {
-                if (one.failure() == null && one.prepared().earlier() == null && !one.prepared().request().switchOn()) {
+                if (one.failure() == null && one.prepared().earlier() == null && now - one.preparedAtNanos() > PREPARED_FRESH_FOR.toNanos()) {
+                    state.asking.remove(one.incident()); // read too long ago: it is read again before it is asked
+                    state.askAgainAt.put(one.incident(), now);
+                    stale++;
+                } else if (one.failure() == null && one.prepared().earlier() == null
+                        && !(one.prepared().request().switchOn() && switchOnNow)) {
                     state.asking.remove(one.incident()); // read while the switch was off: not asked, it stays pending
                     held++;
                 } else if (one.failure() != null) {
@@ -253,7 +277,11 @@ public class JobRunner implements SmartLifecycle {
                 }
             }
             if (held > 0) {
-                log.info("replay job {}: {} incident(s) not claimed: the replay switch was off when they were prepared", job, held);
+                log.info("replay job {}: {} incident(s) not claimed: the replay switch was off when they were prepared or asked", job, held);
+            }
+            if (stale > 0) {
+                log.info("replay job {}: {} incident(s) prepared more than {} ago are read again before they are asked", job, stale,
+                        PREPARED_FRESH_FOR);
             }
             ready.sort(Comparator.comparing(one -> one.incident().value()));
             List<JobCommands.Answer> recorded = jobs.send(earlier.stream()

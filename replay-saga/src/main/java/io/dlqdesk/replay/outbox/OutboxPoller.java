@@ -148,6 +148,9 @@ public class OutboxPoller implements SmartLifecycle {
      * it did: from then on nothing may count a failed try for it.
      */
     private Round claimAndDecide(List<RowDecision.Sent> acknowledged) {
+        if (!replaySwitch.isOn()) {
+            return pastDeadlineWhileOff();
+        }
         List<ClaimedRow> claimed = outbox.claimDue(settings.claimSize());
         if (claimed.isEmpty()) {
             return new Round(0, false, List.of());
@@ -170,6 +173,25 @@ public class OutboxPoller implements SmartLifecycle {
         send(outgoing, decisions, acknowledged);
         // a database error from here on is not a failed try for the acknowledged rows: pollOnce marks them SENT again
         List<RowDecision> ordered = new ArrayList<>(claimed.stream().map(claim -> decisions.get(claim.row().replayId())).toList());
+        return new Round(claimed.size(), false, recorded(ordered));
+    }
+
+    /**
+     * While the switch is off nothing is sent, and a row past its deadline can never be sent again: it is FAILED now (a
+     * decision that sends nothing), so its attempt does not wait for the switch. Other rows are left as they are.
+     */
+    private Round pastDeadlineWhileOff() {
+        List<RowDecision> expired = outbox.claimPastDeadline(settings.claimSize()).stream()
+                .<RowDecision>map(claim -> decide.pastDeadline(claim.row())).toList();
+        if (expired.isEmpty()) {
+            return new Round(0, true, List.of());
+        }
+        claimedRows.record(expired.size());
+        return new Round(expired.size(), expired.size() < settings.claimSize(), recorded(new ArrayList<>(expired)));
+    }
+
+    /** Counts, logs and records the round's decisions by the database clock; the results to report. */
+    private List<Decided> recorded(List<RowDecision> ordered) {
         countAndLog(ordered);
         withEndOffsets(ordered);
         Instant decidedAt = outbox.decisionTime();
@@ -178,7 +200,7 @@ public class OutboxPoller implements SmartLifecycle {
         for (RowDecision decision : ordered) {
             decision.result(decidedAt).ifPresent(result -> decided.add(new Decided(decision.row(), result)));
         }
-        return new Round(claimed.size(), false, decided);
+        return decided;
     }
 
     /** A row whose source record is still the recorded one, with its replay ready to send. */

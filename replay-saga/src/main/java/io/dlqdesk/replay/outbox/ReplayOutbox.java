@@ -1,5 +1,6 @@
 package io.dlqdesk.replay.outbox;
 
+import io.dlqdesk.domain.api.BoundedText;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.PublishResult;
@@ -57,19 +58,17 @@ public class ReplayOutbox {
 
     /**
      * Takes the attempt's row for good when it does not exist yet (an ABANDONED placeholder), so that a
-     * saga that writes it later finds it taken and nothing is published. True when this call took it.
+     * saga that writes it later finds it taken and nothing is published. True when this call took it, or when a
+     * placeholder is there already: nothing is ever published from one, so the row is as absent as it can be (a mark
+     * interrupted before the incident recorded it, before the two were one transaction, left one behind).
      */
     public boolean abandonIfAbsent(IncidentId incidentId, int attempt) {
         // INSERT IGNORE, not ON DUPLICATE KEY: the driver reports found rows, so only IGNORE's 0 tells "was there"
-        return jdbc.update("INSERT IGNORE INTO replay_outbox (replay_id, incident_id, attempt, source_topic, source_partition, "
+        boolean taken = jdbc.update("INSERT IGNORE INTO replay_outbox (replay_id, incident_id, attempt, source_topic, source_partition, "
                 + "source_offset, value_hash, target_group, owner, status, tries, next_try_at, created_at) "
                 + "VALUES (?, ?, ?, '-', 0, 0, REPEAT('0', 64), '-', '-', 'ABANDONED', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))",
                 incidentId.replayId(attempt), incidentId.value(), attempt) == 1;
-    }
-
-    /** Gives back a placeholder this instance took, when the command it was taken for was refused. */
-    public void releaseAbandoned(IncidentId incidentId, int attempt) {
-        jdbc.update("DELETE FROM replay_outbox WHERE replay_id = ? AND status = 'ABANDONED'", incidentId.replayId(attempt));
+        return taken || find(incidentId.replayId(attempt)).map(row -> row.status() == OutboxRow.Status.ABANDONED).orElse(false);
     }
 
     public Optional<OutboxRow> find(String replayId) {
@@ -86,6 +85,17 @@ public class ReplayOutbox {
                 + "FROM replay_outbox WHERE status = 'PENDING' AND next_try_at <= UTC_TIMESTAMP(6) "
                 + "ORDER BY next_try_at LIMIT ? FOR UPDATE SKIP LOCKED",
                 (result, number) -> new ClaimedRow(row(result, number), result.getBoolean("past_deadline")), limit);
+    }
+
+    /**
+     * Locks up to {@code limit} PENDING rows whose replay deadline has passed by the database clock (or that have none),
+     * due or not: with the switch off nothing is sent, but these can only ever be FAILED, and an attempt left waiting for
+     * them would hold the rollback check for ever.
+     */
+    public List<ClaimedRow> claimPastDeadline(int limit) {
+        return jdbc.query("SELECT " + COLUMNS + ", TRUE AS past_deadline FROM replay_outbox WHERE status = 'PENDING' "
+                        + "AND (replay_deadline IS NULL OR replay_deadline <= UTC_TIMESTAMP(6)) ORDER BY replay_deadline LIMIT ? FOR UPDATE SKIP LOCKED",
+                (result, number) -> new ClaimedRow(row(result, number), true), limit);
     }
 
     /** Now by the database clock: the decision time of a round, so every instance stamps decisions by one clock. */
@@ -147,7 +157,7 @@ public class ReplayOutbox {
 
     private static String truncate(String reason) {
         String text = reason == null || reason.isBlank() ? "unknown error" : reason;
-        return text.length() <= PublishResult.MAX_REASON_LENGTH ? text : text.substring(0, PublishResult.MAX_REASON_LENGTH);
+        return BoundedText.prefix(text, PublishResult.MAX_REASON_LENGTH);
     }
 
     private static OutboxRow row(ResultSet row, int number) throws SQLException {

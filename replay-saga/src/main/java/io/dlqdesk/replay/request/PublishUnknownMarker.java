@@ -7,6 +7,7 @@ import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import org.apache.kafka.common.TopicPartition;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -22,6 +23,7 @@ public class PublishUnknownMarker {
     private final ReplayOutbox outbox;
     private final PartitionEndReader ends;
     private final CommandGateway commands;
+    private final TransactionTemplate transactions;
 
     /** Where the incident's replays go (its original partition); empty when that is not known. */
     @FunctionalInterface
@@ -29,30 +31,27 @@ public class PublishUnknownMarker {
         Optional<TopicPartition> find();
     }
 
-    public PublishUnknownMarker(ReplayOutbox outbox, PartitionEndReader ends, CommandGateway commands) {
+    public PublishUnknownMarker(ReplayOutbox outbox, PartitionEndReader ends, CommandGateway commands, TransactionTemplate transactions) {
         this.outbox = outbox;
         this.ends = ends;
         this.commands = commands;
+        this.transactions = transactions;
     }
 
     /**
      * Records the decision on the incident, which refuses it when the row was there (a row that exists gets its
-     * result the normal way) or the attempt is not waiting for one.
+     * result the normal way) or the attempt is not waiting for one. The row's place is taken and the decision stored in
+     * one transaction: a crash between them, or a refusal, leaves neither, so the attempt can always be marked again.
      */
     public void mark(IncidentId incidentId, int attempt, OperatorAction decidedBy, TargetPartition target) {
         if (attempt < 1) {
             throw new IllegalArgumentException("attempts are numbered from 1, was " + attempt);
         }
-        boolean taken = outbox.abandonIfAbsent(incidentId, attempt);
-        try {
-            Long endOffset = taken ? endOffset(target) : null;
+        transactions.executeWithoutResult(status -> {
+            boolean taken = outbox.abandonIfAbsent(incidentId, attempt);
+            Long endOffset = taken ? endOffset(target) : null; // read after the place is taken: no replay of it can come later
             commands.sendAndWait(new MarkPublishUnknownCommand(incidentId, attempt, taken, decidedBy, endOffset));
-        } catch (RuntimeException e) {
-            if (taken) {
-                outbox.releaseAbandoned(incidentId, attempt);
-            }
-            throw e;
-        }
+        });
     }
 
     /** Null when the partition or its end offset cannot be read: the rollback check then fails closed on it. */

@@ -4,7 +4,9 @@ import io.dlqdesk.domain.api.EvaluateReplayCommand;
 import io.dlqdesk.domain.api.EventId;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.OriginalTimestamp;
 import io.dlqdesk.domain.api.PayloadHash;
+import io.dlqdesk.domain.api.TimestampType;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayOutcome;
@@ -13,6 +15,7 @@ import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.domain.api.SourceRecordFacts;
 import io.dlqdesk.record.EventIdExtractor;
 import io.dlqdesk.replay.source.SourceRead;
+import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -31,15 +34,17 @@ public class ReplayRequester {
     private static final Logger log = LoggerFactory.getLogger(ReplayRequester.class);
 
     private final SourceRecordReader reader;
+    private final PartitionEndReader topics;
     private final EventIdExtractor eventIds;
     private final ReplaySwitch replaySwitch;
     private final ReplayPolicies policies;
     private final String ledgerName;
     private final CommandGateway commands;
 
-    public ReplayRequester(SourceRecordReader reader, EventIdExtractor eventIds, ReplaySwitch replaySwitch, ReplayPolicies policies,
-                           String ledgerName, CommandGateway commands) {
+    public ReplayRequester(SourceRecordReader reader, PartitionEndReader topics, EventIdExtractor eventIds, ReplaySwitch replaySwitch,
+                           ReplayPolicies policies, String ledgerName, CommandGateway commands) {
         this.reader = reader;
+        this.topics = topics;
         this.eventIds = eventIds;
         this.replaySwitch = replaySwitch;
         this.policies = policies;
@@ -91,7 +96,7 @@ public class ReplayRequester {
 
     private SourceRecordFacts facts(IncidentId incidentId, SourceRead read) {
         if (read instanceof SourceRead.Found found) {
-            return facts(found.requested(), found.record());
+            return facts(found.requested(), found.record()).withRetention(topics.retentionMs(found.requested().topic()));
         } else if (read instanceof SourceRead.NotThere notThere) {
             log.info("source record of {} is not in the log: {}", incidentId, notThere.detail());
             return SourceRecordFacts.outOfRange(notThere.requested());
@@ -102,13 +107,26 @@ public class ReplayRequester {
         throw new SourceUnavailableException(incidentId, ((SourceRead.Unavailable) read).detail());
     }
 
-    /** What the aggregate compares: offset, key bytes, eventId (read as ingest reads it) and value hash. */
+    /** What the aggregate compares: offset, key bytes, eventId (read as ingest reads it), value hash and the record's own timestamp. */
     SourceRecordFacts facts(RecordLocation readAt, ConsumerRecord<byte[], byte[]> record) {
         RecordKey key = RecordKey.of(record.key());
         EventId eventId = eventIds.extract(record.topic(), record.headers(), record.value());
+        OriginalTimestamp timestamp = timestampOf(record);
         if (record.value() == null) {
-            return SourceRecordFacts.tombstone(readAt, record.offset(), key, eventId);
+            return SourceRecordFacts.tombstone(readAt, record.offset(), key, eventId, timestamp);
         }
-        return SourceRecordFacts.found(readAt, record.offset(), key, eventId, PayloadHash.of(record.value()));
+        return SourceRecordFacts.found(readAt, record.offset(), key, eventId, PayloadHash.of(record.value()), timestamp);
+    }
+
+    /** Null for a record without one (the oldest message format): it cannot show it is the recorded one. */
+    static OriginalTimestamp timestampOf(ConsumerRecord<byte[], byte[]> record) {
+        if (record.timestamp() < 0) {
+            return null;
+        }
+        return switch (record.timestampType()) {
+            case CREATE_TIME -> OriginalTimestamp.ofEpochMilli(record.timestamp(), TimestampType.CREATE_TIME);
+            case LOG_APPEND_TIME -> OriginalTimestamp.ofEpochMilli(record.timestamp(), TimestampType.LOG_APPEND_TIME);
+            case NO_TIMESTAMP_TYPE -> OriginalTimestamp.ofEpochMilliWithUnknownType(record.timestamp(), record.timestampType().name);
+        };
     }
 }

@@ -1,6 +1,9 @@
 package io.dlqdesk.replay.source;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -10,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -36,6 +40,43 @@ public class PartitionEndReader implements AutoCloseable {
         this.adminConfig = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, AdminClientConfig.CLIENT_ID_CONFIG, clientId,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
         this.timeout = timeout;
+    }
+
+    /** Retention read less than this long ago is answered again without asking the broker (a bulk job asks per incident). */
+    private static final Duration RETENTION_KEPT = Duration.ofMinutes(1);
+
+    private record Retention(Long millis, long readAtNanos) {
+    }
+
+    private final Map<String, Retention> retentions = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The topic's effective {@code retention.ms} (-1: none), or null when it could not be read within the bound (the
+     * broker refused DescribeConfigs, say). Read at most once a minute per topic.
+     */
+    public Long retentionMs(String topic) {
+        Retention kept = retentions.get(topic);
+        if (kept != null && System.nanoTime() - kept.readAtNanos() < RETENTION_KEPT.toNanos()) {
+            return kept.millis();
+        }
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            ConfigEntry entry = admin().describeConfigs(List.of(resource)).values().get(resource)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(TopicConfig.RETENTION_MS_CONFIG);
+            Long millis = entry == null || entry.value() == null ? null : Long.valueOf(entry.value());
+            if (retentions.size() > 10_000) {
+                retentions.clear();
+            }
+            retentions.put(topic, new Retention(millis, System.nanoTime()));
+            return millis;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.warn("retention of {} not read: interrupted", topic);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            log.warn("retention of {} not read within {}: {}", topic, timeout, cause.toString());
+        }
+        return null;
     }
 
     /** The partition's high-water mark now, or empty when it could not be read within the bound. */

@@ -202,6 +202,49 @@ class JobRunnerTest {
     }
 
     @Test
+    void factsPreparedBeforeTheJobsChangedHandsAreNeverAskedWith() {
+        work.pending.add(new JobWorkList.Pending(JOB, incident(1), false));
+        runner.tick(); // prepared
+        leads = false;
+        runner.tick(); // another instance takes the jobs and may ask it meanwhile
+        leads = true;
+        runner.tick(); // back: what was prepared before is dropped and read again
+        assertThat(asked).isEmpty();
+
+        runner.tick();
+
+        assertThat(prepared).containsExactly(incident(1), incident(1));
+        assertThat(asked).containsExactly(incident(1));
+    }
+
+    @Test
+    void factsReadTooLongAgoAreReadAgainBeforeTheIncidentIsAsked() {
+        work.pending.add(new JobWorkList.Pending(JOB, incident(1), false));
+        runner.tick(); // prepared
+        nanos.addAndGet(JobRunner.PREPARED_FRESH_FOR.plusMillis(1).toNanos());
+
+        runner.tick();
+        assertThat(asked).as("not asked with facts that old").isEmpty();
+        runner.tick(); // prepared again, and asked on the next round
+
+        assertThat(prepared).containsExactly(incident(1), incident(1));
+        runner.tick();
+        assertThat(asked).containsExactly(incident(1));
+    }
+
+    @Test
+    void aSwitchTurnedOffBetweenPreparingAndAskingAsksNothing() {
+        work.pending.add(new JobWorkList.Pending(JOB, incident(1), false));
+        runner.tick(); // prepared while it was on
+        switchOn = false;
+
+        runner.tick();
+
+        assertThat(asked).isEmpty();
+        assertThat(sentOf(ClaimJobReplayCommand.class)).isEmpty();
+    }
+
+    @Test
     void anIncidentClaimedBeforeAndNeverAnsweredIsClaimedAgainSoThatOnlyARunningJobAsksIt() {
         work.pending.add(new JobWorkList.Pending(JOB, incident(1), true));
 

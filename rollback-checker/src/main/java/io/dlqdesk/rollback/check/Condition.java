@@ -7,7 +7,7 @@ public enum Condition {
     /** No attempt is REQUESTED (its outcome unknown), read from a read model that has reached the event store's head. */
     NO_ATTEMPT_REQUESTED,
     /**
-     * Every replay published within the horizon was consumed by its target group; every target group of an attempt that may
+     * Every replay published (however long ago, unless an admin waived it) was consumed by its target group; every target group of an attempt that may
      * have gone out (PUBLISH_FAILED, PUBLISH_UNKNOWN) read up to the end offset recorded at its decision; the ingest group has
      * read the DLQ topics to their ends.
      */

@@ -17,9 +17,7 @@ final class LedgerReader {
 
     private static final Duration READ_MODEL_POLL = Duration.ofMillis(200);
 
-    /** @param horizonStart replays decided before it are left out of {@code facts} */
-    record Readings(Read<Long> pendingOutboxRows, Instant horizonStart, Read<ReadModelState> readModel, Read<RollbackFacts> facts,
-                    Read<Long> parkedFacts) {
+    record Readings(Read<Long> pendingOutboxRows, Read<ReadModelState> readModel, Read<RollbackFacts> facts, Read<Long> parkedFacts) {
     }
 
     private final ReplayLedger ledger;
@@ -39,15 +37,14 @@ final class LedgerReader {
     Readings read() throws InterruptedException {
         Duration bound = settings.requestTimeout();
         Read<Long> pending = reads.read("database", ledger::pendingOutboxRows, bound);
-        Instant horizonStart = clock.instant().minus(settings.horizon());
         if (pending.failed()) {
-            return new Readings(pending, horizonStart, Read.failed(pending.error()), Read.failed(pending.error()), Read.failed(pending.error()));
+            return new Readings(pending, Read.failed(pending.error()), Read.failed(pending.error()), Read.failed(pending.error()));
         }
         Read<ReadModelState> readModel = reads.read("database", this::awaitReadModel, settings.readModelWait().plus(bound.multipliedBy(2)));
         Read<RollbackFacts> facts = readModel.failed() ? Read.failed(readModel.error())
-                : reads.read("database", () -> ledger.facts(horizonStart), bound);
+                : reads.read("database", ledger::facts, bound);
         Read<Long> parked = reads.read("database", ledger::parkedRollbackFacts, bound);
-        return new Readings(pending, horizonStart, readModel, facts, parked);
+        return new Readings(pending, readModel, facts, parked);
     }
 
     /** Reads the event store's head once, then waits (bounded) for the read model to reach it. */

@@ -20,6 +20,6 @@ public interface ReplayLedger {
     /** Events the rollback-facts processor holds parked: facts it has not applied. */
     long parkedRollbackFacts();
 
-    /** The rollback-facts read model, with published offsets of replays decided at or after {@code publishedSince}. */
-    RollbackFacts facts(Instant publishedSince);
+    /** The rollback-facts read model: every decided replay not consumed for sure, however old, less the waived ones. */
+    RollbackFacts facts();
 }

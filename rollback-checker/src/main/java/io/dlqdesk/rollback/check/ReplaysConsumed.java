@@ -21,20 +21,22 @@ import static io.dlqdesk.rollback.check.ConditionResult.notMet;
 import static io.dlqdesk.rollback.check.ConditionResult.unknown;
 
 /**
- * {@link Condition#REPLAYS_CONSUMED}: every replay published within the horizon was consumed by its target group (its committed
+ * {@link Condition#REPLAYS_CONSUMED}: every replay published (however long ago, unless an admin waived it) was consumed by its target group (its committed
  * offset is past the replayed one); every target group of an attempt that may have gone out (PUBLISH_FAILED, PUBLISH_UNKNOWN)
  * read up to the end offset recorded at its decision; the ingest group read the DLQ topics up to the high-water marks taken at
  * the start of the check. Offsets before those that hold only transaction markers or aborted records count as read.
  */
 final class ReplaysConsumed {
 
-    record Observed(Instant horizonStart, int replaysChecked, List<ReplayNotConsumed> replaysNotConsumed, int maybePublishedChecked,
-                    List<MaybePublishedNotConsumed> maybePublishedNotConsumed, long attemptsDecidedBeforeHorizon, String ingestGroup,
-                    int dlqPartitionsChecked, List<DlqPartitionBehind> dlqPartitionsBehind) implements Observation {
+    /** @param waivedAttempts decided attempts an admin waived, left out; {@code recentWaivers} the newest of them, with who and why */
+    record Observed(int replaysChecked, List<ReplayNotConsumed> replaysNotConsumed, int maybePublishedChecked,
+                    List<MaybePublishedNotConsumed> maybePublishedNotConsumed, long waivedAttempts, List<RollbackFacts.Waiver> recentWaivers,
+                    String ingestGroup, int dlqPartitionsChecked, List<DlqPartitionBehind> dlqPartitionsBehind) implements Observation {
 
         Observed {
             replaysNotConsumed = List.copyOf(replaysNotConsumed);
             maybePublishedNotConsumed = List.copyOf(maybePublishedNotConsumed);
+            recentWaivers = List.copyOf(recentWaivers);
             dlqPartitionsBehind = List.copyOf(dlqPartitionsBehind);
         }
     }
@@ -70,7 +72,7 @@ final class ReplaysConsumed {
         @JsonValue
         Object json() {
             return known() ? offset
-                    : "not recorded for " + attemptsWithout + " of the attempts (fails closed until they leave the horizon)";
+                    : "not recorded for " + attemptsWithout + " of the attempts (fails closed until an admin waives them)";
         }
     }
 
@@ -98,11 +100,8 @@ final class ReplaysConsumed {
         this.reads = Objects.requireNonNull(reads, "reads");
     }
 
-    /**
-     * @param horizonStart replays decided before it were left out of {@code facts}
-     * @param dlqEnds      the DLQ topics' high-water marks, taken once at the start of the check
-     */
-    ConditionResult evaluate(Read<RollbackFacts> facts, Instant horizonStart, BrokerOffsets broker, Read<Map<TopicPartition, Long>> dlqEnds)
+    /** @param dlqEnds the DLQ topics' high-water marks, taken once at the start of the check */
+    ConditionResult evaluate(Read<RollbackFacts> facts, BrokerOffsets broker, Read<Map<TopicPartition, Long>> dlqEnds)
             throws InterruptedException {
         Condition condition = Condition.REPLAYS_CONSUMED;
         if (facts.failed()) {
@@ -118,13 +117,13 @@ final class ReplaysConsumed {
         RollbackFacts known = facts.value();
         // bounded per broker request inside; the whole of it by as many bounds as there are requests to make
         Duration bound = requestTimeout.multipliedBy(2L + known.published().size() + 2L * known.maybePublished().size() + dlqEnds.value().size());
-        Read<Observed> read = reads.read("broker", () -> observe(broker, known, dlqEnds.value(), horizonStart), bound);
+        Read<Observed> read = reads.read("broker", () -> observe(broker, known, dlqEnds.value()), bound);
         if (read.failed()) {
             return unknown(condition, read.error());
         }
         Observed observed = read.value();
         if (observed.replaysNotConsumed().isEmpty() && observed.maybePublishedNotConsumed().isEmpty() && observed.dlqPartitionsBehind().isEmpty()) {
-            return met(condition, "every replay published since " + horizonStart + " was consumed by its target group, every "
+            return met(condition, "every replay published was consumed by its target group (or waived by an admin), every "
                     + "target group read past the end offsets recorded when attempts that may have gone out were decided, and "
                     + ingest.groupId() + " has read the DLQ topics up to their high-water marks", observed);
         }
@@ -142,12 +141,12 @@ final class ReplaysConsumed {
         return notMet(condition, String.join("; ", reasons), observed);
     }
 
-    private Observed observe(BrokerOffsets broker, RollbackFacts facts, Map<TopicPartition, Long> dlqEnds, Instant horizonStart) {
+    private Observed observe(BrokerOffsets broker, RollbackFacts facts, Map<TopicPartition, Long> dlqEnds) {
         List<MaybePublishedNotConsumed> maybeNotConsumed = maybePublishedNotConsumed(broker, facts);
         List<ReplayNotConsumed> notConsumed = replaysNotConsumed(broker, facts);
         List<DlqPartitionBehind> behind = dlqPartitionsBehind(broker, dlqEnds);
-        return new Observed(horizonStart, facts.published().size(), notConsumed, facts.maybePublished().size(), maybeNotConsumed,
-                facts.decidedBeforeHorizon(), ingest.groupId(), dlqEnds.size(), behind);
+        return new Observed(facts.published().size(), notConsumed, facts.maybePublished().size(), maybeNotConsumed,
+                facts.waivedAttempts(), facts.recentWaivers(), ingest.groupId(), dlqEnds.size(), behind);
     }
 
     private static List<ReplayNotConsumed> replaysNotConsumed(BrokerOffsets broker, RollbackFacts facts) {

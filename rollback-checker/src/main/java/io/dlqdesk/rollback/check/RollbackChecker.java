@@ -103,7 +103,7 @@ public final class RollbackChecker {
         return List.of(
                 noPendingReplay.evaluate(database.pendingOutboxRows()),
                 noAttemptRequested.evaluate(database.readModel(), database.facts()),
-                replaysConsumed.evaluate(database.facts(), database.horizonStart(), broker, dlqEnds),
+                replaysConsumed.evaluate(database.facts(), broker, dlqEnds),
                 retryBoundPassed.evaluate(database.facts()),
                 noReplayJobActive.evaluate(database.facts()),
                 rollbackFactsComplete.evaluate(database.parkedFacts()));

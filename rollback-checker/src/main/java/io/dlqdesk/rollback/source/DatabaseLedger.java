@@ -87,8 +87,8 @@ public final class DatabaseLedger implements ReplayLedger {
     }
 
     @Override
-    public RollbackFacts facts(Instant publishedSince) {
-        return facts.read(publishedSince);
+    public RollbackFacts facts() {
+        return facts.read();
     }
 
     private static TrackingToken token(byte[] token, String type) {

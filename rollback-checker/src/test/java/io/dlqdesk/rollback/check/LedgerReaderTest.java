@@ -28,16 +28,15 @@ class LedgerReaderTest {
     }
 
     @Test
-    void readsTheOutboxTheReadModelAndTheFactsSinceTheHorizon() throws Exception {
+    void readsTheOutboxTheReadModelAndTheFacts() throws Exception {
         ledger.pending = 2;
 
         LedgerReader.Readings readings = reader(Duration.ZERO).read();
 
         assertThat(readings.pendingOutboxRows().value()).isEqualTo(2L);
-        assertThat(readings.horizonStart()).isEqualTo(NOW.minus(Duration.ofHours(24)));
         assertThat(readings.readModel().value()).isEqualTo(new ReadModelState(10, 10L, true));
         assertThat(readings.facts().value()).isSameAs(ledger.facts);
-        assertThat(ledger.publishedSince).containsExactly(NOW.minus(Duration.ofHours(24)));
+        assertThat(ledger.factReads).isEqualTo(1);
     }
 
     @Test
@@ -49,7 +48,7 @@ class LedgerReaderTest {
         assertThat(readings.pendingOutboxRows().error()).startsWith("database could not be read");
         assertThat(readings.readModel().error()).isEqualTo(readings.pendingOutboxRows().error());
         assertThat(readings.facts().error()).isEqualTo(readings.pendingOutboxRows().error());
-        assertThat(ledger.publishedSince).isEmpty();
+        assertThat(ledger.factReads).isZero();
     }
 
     @Test
@@ -75,7 +74,7 @@ class LedgerReaderTest {
     }
 
     private LedgerReader reader(Duration readModelWait) {
-        RollbackProperties settings = new RollbackProperties(Duration.ofSeconds(7), Duration.ofHours(24), Duration.ofSeconds(60),
+        RollbackProperties settings = new RollbackProperties(Duration.ofSeconds(7), Duration.ofSeconds(60),
                 Duration.ofSeconds(30), Duration.ofSeconds(10), readModelWait, Duration.ofSeconds(5), false);
         return new LedgerReader(ledger, reads, settings, Clock.fixed(NOW, ZoneOffset.UTC), duration -> {
             synchronized (slept) {

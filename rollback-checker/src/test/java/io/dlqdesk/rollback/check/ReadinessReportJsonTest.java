@@ -29,8 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReadinessReportJsonTest {
 
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
-    private static final RollbackProperties SETTINGS = new RollbackProperties(Duration.ofSeconds(7), Duration.ofHours(24),
-            Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), false);
+    private static final RollbackProperties SETTINGS = new RollbackProperties(Duration.ofSeconds(7), Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), false);
     /** As Spring Boot configures the endpoint's ObjectMapper (JacksonAutoConfiguration's feature defaults). */
     private static final ObjectMapper ENDPOINT = Jackson2ObjectMapperBuilder.json()
             .featuresToDisable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS, SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS).build();
@@ -67,14 +66,14 @@ class ReadinessReportJsonTest {
                 {"condition":"REPLAYS_CONSUMED","status":"NOT_MET","explanation":"2 replayed record(s) not yet consumed by their target group; \
                 2 partition(s) where a PUBLISH_FAILED or PUBLISH_UNKNOWN attempt may have landed and the target group has not read up to \
                 the end offset recorded at the decision (or none was recorded); 2 DLQ partition(s) not yet read up to the high-water mark by ingest",\
-                "observed":{"horizonStart":"2026-11-29T12:00:00Z","replaysChecked":2,"replaysNotConsumed":[\
+                "observed":{"replaysChecked":2,"replaysNotConsumed":[\
                 {"targetGroup":"billing","topic":"orders","partition":0,"replayedOffset":41,"committedOffset":41},\
                 {"targetGroup":"shipping","topic":"orders","partition":1,"replayedOffset":7,"committedOffset":"none"}],\
                 "maybePublishedChecked":2,"maybePublishedNotConsumed":[\
                 {"targetGroup":"billing","topic":"orders","partition":0,"attempts":2,"endOffsetAtDecision":50,"committedOffset":41},\
                 {"targetGroup":"shipping","topic":"orders","partition":1,"attempts":1,\
-                "endOffsetAtDecision":"not recorded for 1 of the attempts (fails closed until they leave the horizon)","committedOffset":"none"}],\
-                "attemptsDecidedBeforeHorizon":3,"ingestGroup":"ingest","dlqPartitionsChecked":2,"dlqPartitionsBehind":[\
+                "endOffsetAtDecision":"not recorded for 1 of the attempts (fails closed until an admin waives them)","committedOffset":"none"}],\
+                "waivedAttempts":3,"recentWaivers":[],"ingestGroup":"ingest","dlqPartitionsChecked":2,"dlqPartitionsBehind":[\
                 {"topic":"orders.dlq","partition":0,"highWatermark":10,"committedOffset":9},\
                 {"topic":"orders.dlq","partition":1,"highWatermark":5,"committedOffset":"none"}]}},\
                 {"condition":"RETRY_BOUND_PASSED","status":"NOT_MET","explanation":"a consumer may still re-fail the last replay until \
@@ -97,11 +96,11 @@ class ReadinessReportJsonTest {
                 {"condition":"NO_PENDING_REPLAY","status":"MET","explanation":"no replay waits in the outbox","observed":{"pendingOutboxRows":0}},\
                 {"condition":"NO_ATTEMPT_REQUESTED","status":"MET","explanation":"no attempt waits for its publish result",\
                 "observed":{"requestedAttempts":0,"eventStoreHead":10,"readModelPosition":10}},\
-                {"condition":"REPLAYS_CONSUMED","status":"MET","explanation":"every replay published since 2026-11-29T12:00:00Z was consumed \
-                by its target group, every target group read past the end offsets recorded when attempts that may have gone out were decided, \
+                {"condition":"REPLAYS_CONSUMED","status":"MET","explanation":"every replay published was consumed by its \
+                target group (or waived by an admin), every target group read past the end offsets recorded when attempts that may have gone out were decided, \
                 and ingest has read the DLQ topics up to their high-water marks",\
-                "observed":{"horizonStart":"2026-11-29T12:00:00Z","replaysChecked":1,"replaysNotConsumed":[],"maybePublishedChecked":1,\
-                "maybePublishedNotConsumed":[],"attemptsDecidedBeforeHorizon":0,"ingestGroup":"ingest","dlqPartitionsChecked":1,\
+                "observed":{"replaysChecked":1,"replaysNotConsumed":[],"maybePublishedChecked":1,\
+                "maybePublishedNotConsumed":[],"waivedAttempts":0,"recentWaivers":[],"ingestGroup":"ingest","dlqPartitionsChecked":1,\
                 "dlqPartitionsBehind":[]}},\
                 {"condition":"RETRY_BOUND_PASSED","status":"MET","explanation":"the retry bound after the last publish decision has passed",\
                 "observed":{"lastDecisionAt":"2026-11-30T11:00:00Z","retryBound":"PT1M40S","now":"2026-11-30T12:00:00Z",\

@@ -20,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ReplaysConsumedTest {
 
-    private static final Instant HORIZON_START = Instant.parse("2026-11-29T12:00:00Z");
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
     private static final TopicPartition DLQ_0 = FakeBroker.DLQ_0;
     private static final IngestSubscription INGEST = IngestSubscription.of("ingest", ".*\\.dlq");
@@ -43,7 +42,7 @@ class ReplaysConsumedTest {
 
         assertThat(result.condition()).isEqualTo(Condition.REPLAYS_CONSUMED);
         assertThat(result.status()).isEqualTo(MET);
-        assertThat(result.observed()).isEqualTo(new ReplaysConsumed.Observed(HORIZON_START, 0, List.of(), 0, List.of(), 4, "ingest", 1, List.of()));
+        assertThat(result.observed()).isEqualTo(new ReplaysConsumed.Observed(0, List.of(), 0, List.of(), 4, List.of(), "ingest", 1, List.of()));
     }
 
     @Test
@@ -120,8 +119,8 @@ class ReplaysConsumedTest {
 
     @Test
     void factsOrHighWaterMarksThatCouldNotBeReadAreUnknown() throws Exception {
-        ConditionResult factsUnread = rule.evaluate(Read.failed("database did not answer within PT5S"), HORIZON_START, broker, Read.of(broker.ends));
-        ConditionResult endsUnread = rule.evaluate(Read.of(new RollbackFacts(0, null, List.of())), HORIZON_START, broker,
+        ConditionResult factsUnread = rule.evaluate(Read.failed("database did not answer within PT5S"), broker, Read.of(broker.ends));
+        ConditionResult endsUnread = rule.evaluate(Read.of(new RollbackFacts(0, null, List.of())), broker,
                 Read.failed("broker did not answer within PT5S"));
 
         assertThat(factsUnread.status()).isEqualTo(UNKNOWN);
@@ -149,13 +148,13 @@ class ReplaysConsumedTest {
         assertThat(refused.explanation()).contains("no topic matches the DLQ pattern .*\\.dlq", "allow-no-dlq-topics");
 
         ReplaysConsumed allowing = new ReplaysConsumed(INGEST, true, Duration.ofSeconds(5), reads);
-        assertThat(allowing.evaluate(Read.of(new RollbackFacts(0, null, List.of())), HORIZON_START, broker, Read.of(broker.ends)).status())
+        assertThat(allowing.evaluate(Read.of(new RollbackFacts(0, null, List.of())), broker, Read.of(broker.ends)).status())
                 .isEqualTo(MET);
     }
 
     private ConditionResult evaluate(RollbackFacts facts) {
         try {
-            return rule.evaluate(Read.of(facts), HORIZON_START, broker, Read.of(broker.ends));
+            return rule.evaluate(Read.of(facts), broker, Read.of(broker.ends));
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }

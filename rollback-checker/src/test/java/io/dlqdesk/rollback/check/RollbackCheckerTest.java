@@ -29,7 +29,7 @@ class RollbackCheckerTest {
 
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private static final Duration INTERVAL = Duration.ofSeconds(7);
-    private static final RollbackProperties SETTINGS = new RollbackProperties(INTERVAL, Duration.ofHours(24), Duration.ofSeconds(60),
+    private static final RollbackProperties SETTINGS = new RollbackProperties(INTERVAL, Duration.ofSeconds(60),
             Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), false);
     private static final Duration BOUND = Duration.ofSeconds(100);
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
@@ -155,7 +155,7 @@ class RollbackCheckerTest {
                     assertThat(entry.endOffsetAtDecision().offset()).isEqualTo(50L);
                     assertThat(entry.committedOffset()).isEqualTo(49L);
                 });
-        assertThat(observed.attemptsDecidedBeforeHorizon()).isEqualTo(3);
+        assertThat(observed.waivedAttempts()).isEqualTo(3);
 
         broker.committed.put("billing", Map.of(ORDERS_0, 50L));
         assertThat(check().verdict()).isEqualTo(Verdict.READY);
@@ -204,10 +204,24 @@ class RollbackCheckerTest {
     }
 
     @Test
-    void replaysOlderThanTheHorizonAreNotAskedFor() {
-        check();
+    void aReplayDecidedAMonthAgoAndNeverConsumedStillHoldsTheCheck() {
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofDays(30)), List.of(new PublishedPosition("billing", "orders", 0, 41)));
+        broker.committed.put("billing", Map.of(ORDERS_0, 41L)); // the replay at 41 is the next to read: never consumed
 
-        assertThat(ledger.publishedSince).contains(NOW.minus(Duration.ofHours(24)));
+        assertThat(statusOf(check(), Condition.REPLAYS_CONSUMED)).isEqualTo(NOT_MET);
+    }
+
+    @Test
+    void waivedReplaysAreLeftOutAndShownWithWhoAndWhy() {
+        RollbackFacts.Waiver waiver = new RollbackFacts.Waiver("inc-1", 2, "admin", "billing-v1 was retired", NOW.minus(Duration.ofDays(2)));
+        ledger.facts = new RollbackFacts(0, NOW.minus(Duration.ofDays(30)), List.of(), List.of(), 1, List.of(), List.of(waiver));
+
+        ReadinessReport report = check();
+
+        assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(MET);
+        ReplaysConsumed.Observed observed = observed(report, Condition.REPLAYS_CONSUMED, ReplaysConsumed.Observed.class);
+        assertThat(observed.waivedAttempts()).isEqualTo(1);
+        assertThat(observed.recentWaivers()).containsExactly(waiver);
     }
 
     @Test
@@ -331,7 +345,7 @@ class RollbackCheckerTest {
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
         assertThat(result(report, Condition.REPLAYS_CONSUMED).explanation()).contains("no topic matches", "allow-no-dlq-topics");
 
-        RollbackProperties allowing = new RollbackProperties(INTERVAL, Duration.ofHours(24), Duration.ofSeconds(60), Duration.ofSeconds(30),
+        RollbackProperties allowing = new RollbackProperties(INTERVAL, Duration.ofSeconds(60), Duration.ofSeconds(30),
                 Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(5), true);
         assertThat(check(allowing).verdict()).isEqualTo(Verdict.READY);
     }
@@ -349,7 +363,7 @@ class RollbackCheckerTest {
                 return 0;
             }
         };
-        RollbackProperties quick = new RollbackProperties(INTERVAL, Duration.ofHours(24), Duration.ofSeconds(60), Duration.ofSeconds(30),
+        RollbackProperties quick = new RollbackProperties(INTERVAL, Duration.ofSeconds(60), Duration.ofSeconds(30),
                 Duration.ofSeconds(10), Duration.ZERO, Duration.ofMillis(300), false);
         long started = System.nanoTime();
 
