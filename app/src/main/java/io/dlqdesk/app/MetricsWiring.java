@@ -45,7 +45,7 @@ class MetricsWiring {
         families.put("dlq.replay.outbox", new OutboxGauges(reads, meters)::refresh);
         families.put("dlq.notifications", new NotificationGauges(reads, notifications.webhooks(), meters)::refresh);
         families.put("dlq.replay.jobs", new ReplayJobGauges(reads, meters)::refresh);
-        families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), serializer, meters)::refresh);
+        families.put("dlq.processor.lag", new ProcessorLagGauges(reads, properties.maxSeriesPerFamily(), new TokenPositions(reads, serializer), meters, Clock.systemUTC())::refresh);
         families.put("dlq.parked.events", new ParkedEventGauges(parked, meters)::refresh);
         return new GaugeRefresher(families, properties.refreshInterval());
     }

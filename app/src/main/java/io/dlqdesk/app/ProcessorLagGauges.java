@@ -1,13 +1,15 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.parked.ProcessorStalls.StoredSegment;
 import io.dlqdesk.projections.CappedSeries;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
-import org.axonframework.eventhandling.TrackingToken;
-import org.axonframework.serialization.Serializer;
-import org.axonframework.serialization.SimpleSerializedObject;
+import org.axonframework.common.DateTimeUtils;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,41 +23,49 @@ import java.util.TreeMap;
 final class ProcessorLagGauges {
 
     private final JdbcTemplate jdbc;
-    private final Serializer serializer;
+    private final TokenPositions tokens;
     private final CappedSeries byGroup;
     private final MultiGauge lag;
+    private final MultiGauge lagSeconds;
+    private final Clock clock;
 
-    ProcessorLagGauges(JdbcTemplate jdbc, int maxSeries, Serializer serializer, MeterRegistry meters) {
+    ProcessorLagGauges(JdbcTemplate jdbc, int maxSeries, TokenPositions tokens, MeterRegistry meters, Clock clock) {
         this.jdbc = jdbc;
-        this.serializer = serializer;
+        this.tokens = tokens;
+        this.clock = clock;
         this.byGroup = new CappedSeries(List.of("processing_group"), maxSeries);
         this.lag = MultiGauge.builder("dlq.processor.lag").baseUnit("events")
                 .description("event store positions between the head and the processing group's slowest segment").register(meters);
+        this.lagSeconds = MultiGauge.builder("dlq.processor.lag.age").baseUnit("seconds")
+                .description("how long the oldest event the processing group's slowest segment has not handled has been stored; 0 at the head")
+                .register(meters);
     }
 
     /** A failure (or a token that cannot be read) leaves the last values in place and reaches the caller. */
     void refresh() {
         Long head = jdbc.queryForObject("SELECT COALESCE(MAX(global_index), 0) FROM domain_event_entry", Long.class);
         Map<String, Long> slowest = new TreeMap<>();
-        jdbc.query("SELECT processor_name, token, token_type FROM token_entry", row -> {
-            String group = row.getString("processor_name");
-            if (group.startsWith("__")) {
-                return; // Axon's own rows (the node id's __config), not a processor
-            }
-            long position = position(row.getBytes("token"), row.getString("token_type"));
-            slowest.merge(group, position, Math::min);
-        });
+        for (StoredSegment segment : tokens.read()) {
+            slowest.merge(segment.processor(), segment.position(), Math::min);
+        }
         List<CappedSeries.Series> series = new ArrayList<>();
-        slowest.forEach((group, position) -> series.add(new CappedSeries.Series(List.of(group), Math.max(0, head - position))));
+        List<CappedSeries.Series> ages = new ArrayList<>();
+        Instant now = clock.instant();
+        slowest.forEach((group, position) -> {
+            series.add(new CappedSeries.Series(List.of(group), Math.max(0, head - position)));
+            ages.add(new CappedSeries.Series(List.of(group), position >= head ? 0 : age(position, now)));
+        });
         lag.register(byGroup.rows(series), true);
+        lagSeconds.register(byGroup.rows(ages), true);
     }
 
-    /** A segment without a token has processed nothing: position 0, below the first global index. */
-    private long position(byte[] token, String type) {
-        if (token == null || type == null) {
+    /** Seconds since the first event after {@code position} was stored (its own timestamp); 0 when there is none. */
+    private long age(long position, Instant now) {
+        List<String> stamped = jdbc.queryForList("SELECT time_stamp FROM domain_event_entry WHERE global_index > ? ORDER BY global_index LIMIT 1",
+                String.class, position);
+        if (stamped.isEmpty()) {
             return 0;
         }
-        TrackingToken tracking = serializer.deserialize(new SimpleSerializedObject<>(token, byte[].class, type, null));
-        return tracking == null ? 0 : tracking.position().orElse(0);
+        return Math.max(0, Duration.between(DateTimeUtils.parseInstant(stamped.get(0)), now).toSeconds());
     }
 }

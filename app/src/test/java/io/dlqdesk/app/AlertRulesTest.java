@@ -22,7 +22,7 @@ class AlertRulesTest {
 
     /** The alerts issue #21 asks for, by what they are about. */
     private static final Set<String> REQUIRED = Set.of("DlqIncidentReopened", "DlqNewExceptionGroup", "DlqIngestNotReady", "DlqIngestLagGrowing",
-            "DlqReplayOutboxRowStuck", "DlqProcessorLagging", "DlqRetentionFlagged", "DlqRollbackCheckUnknown");
+            "DlqReplayOutboxRowStuck", "DlqProcessorLagging", "DlqRetentionFlagged", "DlqRollbackCheckUnknown", "DlqEventsParked");
     private static final Pattern BY = Pattern.compile("\\b(?:by|on)\\s*\\(([^)]*)\\)");
     private static final Pattern AGGREGATION = Pattern.compile("\\b(?:sum|max|min|avg|count|topk|bottomk)\\s*(?:\\(|by|without)");
 
@@ -40,6 +40,7 @@ class AlertRulesTest {
         assertThat(pending.get("DlqIngestLagGrowing")).isGreaterThanOrEqualTo(Duration.ofMinutes(5));
         assertThat(pending.get("DlqReplayOutboxRowStuck")).isPositive();
         assertThat(pending.get("DlqProcessorLagging")).isPositive();
+        assertThat(pending.get("DlqEventsParked")).isPositive();
         assertThat(pending.get("DlqRollbackCheckUnknown")).isGreaterThanOrEqualTo(Duration.ofMinutes(15));
         assertThat(pending.get("DlqIncidentReopened")).isZero();
         assertThat(rules).filteredOn(rule -> rule.alert().equals("DlqIngestNotReady")).extracting(OpsFiles.Rule::severity).containsOnly("critical");

@@ -26,6 +26,7 @@ class ModuleBoundariesTest {
                 .layer("kafka-connection").definedBy("io.dlqdesk.kafka..")
                 .layer("projections").definedBy("io.dlqdesk.projections..")
                 .layer("parked-events").definedBy("io.dlqdesk.parked..")
+                .layer("log-escaping").definedBy("io.dlqdesk.logging..")
                 .layer("dlq-ingest").definedBy("io.dlqdesk.ingest..")
                 .layer("replay-saga").definedBy("io.dlqdesk.replay..")
                 .layer("retention-guard").definedBy("io.dlqdesk.retention..")
@@ -42,6 +43,9 @@ class ModuleBoundariesTest {
                 .whereLayer("kafka-connection").mayNotAccessAnyLayer()
                 .whereLayer("projections").mayOnlyAccessLayers("incident-domain")
                 .whereLayer("parked-events").mayOnlyAccessLayers("incident-domain")
+                // named only in logback configuration, never in code
+                .whereLayer("log-escaping").mayNotAccessAnyLayer()
+                .whereLayer("log-escaping").mayNotBeAccessedByAnyLayer()
                 .whereLayer("dlq-ingest").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
                 .whereLayer("replay-saga").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
                 .whereLayer("retention-guard").mayOnlyAccessLayers("incident-domain", "projections", "kafka-connection")

@@ -2,11 +2,17 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
+import io.dlqdesk.replay.saga.ReplaySaga;
+import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventProcessor;
+import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,21 +46,28 @@ class ParkedEventsIT {
     private static final String GROUP = "billing";
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String VALUE = "{\"v\":1}";
+    private static final String EVENTS = "it-" + NONCE + "-incident-events";
     private static final Pattern PARKED_ID = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
 
     private static ConfigurableApplicationContext app;
     private static KafkaProducer<byte[], byte[]> producer;
     private static JdbcTemplate jdbc;
 
+    private static KafkaBroker kafka;
+
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) throws Exception {
+        kafka = broker;
         IngestLedger.createTopic(broker, ORDERS, 1, Map.of());
+        // the events topic takes records up to 8 KB: an incident event carrying a long exception message is too large for it
+        IngestLedger.createTopic(broker, EVENTS, 1, Map.of("max.message.bytes", "8192"));
         IngestLedger.createTopic(broker, ORDERS + ".dlq", 1, Map.of());
         app = Replays.service(database, broker, NONCE, Map.of(
                 "dlqdesk.replay.allowed-topics", "it-.*",
                 "dlqdesk.replay.poll-interval", "200ms",
                 "dlqdesk.rollback.observation-interval", "200ms",
-                "dlqdesk.rollback.read-model-wait", "3s"));
+                "dlqdesk.rollback.read-model-wait", "3s",
+                "dlqdesk.processors.stall-timeout", "10s"));
         producer = IngestLedger.producer(broker, Map.of());
         jdbc = app.getBean(JdbcTemplate.class);
     }
@@ -69,6 +82,7 @@ class ParkedEventsIT {
     void dropTriggers() {
         jdbc.execute("DROP TRIGGER IF EXISTS it_refuse_summary");
         jdbc.execute("DROP TRIGGER IF EXISTS it_refuse_attempt");
+        jdbc.execute("DROP TRIGGER IF EXISTS it_refuse_outbox");
     }
 
     @Test
@@ -84,7 +98,7 @@ class ParkedEventsIT {
         String[] others = new String[3];
         for (int i = 0; i < others.length; i++) {
             RecordMetadata source = send("k-other-" + i, "evt-other-" + i);
-            others[i] = Replays.sendFailure(producer, source, GROUP, utf8("k-other-" + i), utf8("{}"), "evt-other-" + i, Instant.now(),
+            others[i] = Replays.sendFailure(producer, source, GROUP, utf8("k-other-" + i), utf8("{}"), "evt-other-" + i, Instant.ofEpochMilli(source.timestamp()),
                     ORDERS + ".dlq");
         }
 
@@ -132,7 +146,7 @@ class ParkedEventsIT {
     @Test
     void whileTheRollbackFactsHoldAParkedEventTheCheckIsUnknownAndAfterTheRetryItIsNot() throws Exception {
         RecordMetadata source = send("k-replayed", "evt-replayed");
-        String incident = Replays.sendFailure(producer, source, GROUP, utf8("k-replayed"), utf8(VALUE), "evt-replayed", Instant.now(),
+        String incident = Replays.sendFailure(producer, source, GROUP, utf8("k-replayed"), utf8(VALUE), "evt-replayed", Instant.ofEpochMilli(source.timestamp()),
                 ORDERS + ".dlq");
         await().atMost(WAIT).until(() -> Replays.statusOf(app, incident) != null);
         String before = rollbackReadiness().body();
@@ -160,7 +174,7 @@ class ParkedEventsIT {
     @Test
     void anEvictedEventIsNeverAppliedAndTheEvictionIsAudited() throws Exception {
         RecordMetadata source = send("k-evicted", "evt-evicted");
-        String evicted = Replays.sendFailure(producer, source, GROUP, utf8("k-evicted"), utf8("{}"), "evt-evicted", Instant.now(),
+        String evicted = Replays.sendFailure(producer, source, GROUP, utf8("k-evicted"), utf8("{}"), "evt-evicted", Instant.ofEpochMilli(source.timestamp()),
                 ORDERS + ".dlq");
         refuseSummaryRowOf(evicted);
         await().atMost(WAIT).untilAsserted(() -> assertThat(parked("incident-summary")).contains("\"sequence\":\"" + evicted + "\""));
@@ -179,6 +193,96 @@ class ParkedEventsIT {
         assertThat(Replays.incidentsOf(app, ORDERS)).doesNotContain(evicted);
         await().atMost(WAIT).untilAsserted(() -> assertThat(RunningApp.get(app, "/api/v1/audit?principal=admin", "viewer",
                 RunningApp.PASSWORD).body()).contains("ParkedEventEvicted").contains("its incident is a test fixture"));
+    }
+
+    /**
+     * The replay saga, which Axon 4 gives no dead-letter queue, parks an event it fails on in its own queue and goes on; a
+     * retry hands it to the saga again. Here its backstop write of the outbox row is refused (the request's own write was
+     * bypassed, its processor stopped), so the retried event is what writes the row the replay is then published from.
+     */
+    @Test
+    void aSagaEventThatFailsIsParkedAndARetryRunsTheSagaAgain() throws Exception {
+        EventProcessingConfiguration processing = app.getBean(EventProcessingConfiguration.class);
+        StreamingEventProcessor saga = processing.eventProcessorByProcessingGroup(ReplaySaga.PROCESSING_GROUP, StreamingEventProcessor.class)
+                .orElseThrow();
+        EventProcessor rowOnRequest = processing.eventProcessorByProcessingGroup(OutboxRowOnRequest.PROCESSING_GROUP).orElseThrow();
+        RecordMetadata source = send("k-saga", "evt-saga");
+        String incident = Replays.sendFailure(producer, source, GROUP, utf8("k-saga"), utf8(VALUE), "evt-saga",
+                Instant.ofEpochMilli(source.timestamp()), ORDERS + ".dlq");
+        await().atMost(WAIT).until(() -> Replays.statusOf(app, incident) != null);
+        saga.shutDown();
+        rowOnRequest.shutDown();
+        try {
+            HttpResponse<String> replay = Replays.requestReplay(app, incident);
+            assertThat(replay.statusCode()).as(replay.body()).isEqualTo(202);
+            jdbc.execute("CREATE TRIGGER it_refuse_outbox BEFORE INSERT ON replay_outbox FOR EACH ROW BEGIN IF NEW.incident_id = '" + incident
+                    + "' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'forced by ParkedEventsIT'; END IF; END");
+        } finally {
+            rowOnRequest.start();
+            saga.start();
+        }
+        await().atMost(WAIT).untilAsserted(() -> assertThat(parked("replay-saga")).contains("\"sequence\":\"" + incident + "\"")
+                .contains("forced by ParkedEventsIT"));
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM replay_outbox WHERE incident_id = ?", Integer.class, incident)).isZero();
+
+        jdbc.execute("DROP TRIGGER it_refuse_outbox");
+        HttpResponse<String> retried = RunningApp.post(app, "/api/v1/parked-events/" + parkedId("replay-saga", incident) + "/retry", "admin",
+                "{\"reason\":\"outbox trigger removed\"}");
+        assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
+        assertThat(retried.body()).contains("\"applied\":1");
+        // the row the retried saga wrote is published, and the result recorded
+        await().atMost(WAIT).until(() -> Replays.events(app, incident, "PublishResultRecorded") == 1);
+        assertThat(Replays.lastPayload(app, incident, "PublishResultRecorded")).contains("\"status\":\"PUBLISHED\"");
+    }
+
+    /**
+     * A failure that is not the event's own (here a serialization failure the database reports for one incident's row, as
+     * a deadlock would be) is retried without end and parks nothing: the processor stands still, and readiness says so,
+     * naming it, until the cause is gone.
+     */
+    @Test
+    void aProcessorStandingStillTurnsReadinessDownNamingItUntilItMovesAgain() throws Exception {
+        RecordMetadata source = send("k-stall", "evt-stall");
+        String stalled = IncidentId.of(new FailureKey(ORDERS, 0, source.offset(), GROUP)).value();
+        jdbc.execute("CREATE TRIGGER it_refuse_summary BEFORE INSERT ON incident_summary FOR EACH ROW BEGIN IF NEW.incident_id = '" + stalled
+                + "' THEN SIGNAL SQLSTATE '40001' SET MESSAGE_TEXT = 'serialization failure forced by ParkedEventsIT'; END IF; END");
+        assertThat(RunningApp.get(app, "/actuator/health/readiness").statusCode()).as("ready before").isEqualTo(200);
+        Replays.sendFailure(producer, source, GROUP, utf8("k-stall"), utf8(VALUE), "evt-stall", Instant.ofEpochMilli(source.timestamp()),
+                ORDERS + ".dlq");
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(RunningApp.get(app, "/actuator/health/readiness").statusCode()).isEqualTo(503));
+        String details = RunningApp.get(app, "/actuator/health/readiness", "admin", RunningApp.PASSWORD).body();
+        assertThat(details).contains("\"eventProcessors\"").contains("incident-read-models/").contains("unchangedForSeconds");
+        assertThat(parked("incident-summary")).as("not the event's own: nothing parked").doesNotContain(stalled);
+
+        jdbc.execute("DROP TRIGGER it_refuse_summary");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(RunningApp.get(app, "/actuator/health/readiness").statusCode()).isEqualTo(200));
+        assertThat(Replays.incidentsOf(app, ORDERS)).contains(stalled);
+    }
+
+    /** The broker refuses an event for its own sake (too large for the events topic): the publisher parks it and the rest go out. */
+    @Test
+    void anEventTheEventsTopicRefusesIsParkedByThePublisherAndTheOthersArePublished() throws Exception {
+        FailureKey tooLarge = new FailureKey(ORDERS, 0, 7_000_000, GROUP);
+        // a 16 KiB key (the desk keeps up to 64 KiB) makes every event of its incident larger than the topic takes
+        producer.send(DltRecord.failure(tooLarge.topic(), 0, tooLarge.offset(), GROUP).key(new byte[16 * 1024]).to(ORDERS + ".dlq", 0))
+                .get(30, TimeUnit.SECONDS);
+        FailureKey ordinary = new FailureKey(ORDERS, 0, 7_000_001, GROUP);
+        producer.send(DltRecord.failure(ordinary.topic(), 0, ordinary.offset(), GROUP).to(ORDERS + ".dlq", 0)).get(30, TimeUnit.SECONDS);
+        String refused = IncidentId.of(tooLarge).value();
+        String published = IncidentId.of(ordinary).value();
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(parked("incident-events-kafka-publisher"))
+                .contains("\"sequence\":\"" + refused + "\"").contains("RecordTooLargeException"));
+        assertThat(EventsTopic.mentions(EventsTopic.readUntil(kafka, EVENTS, WAIT, records -> EventsTopic.mentions(records, published)),
+                refused)).as("the refused event is not on the topic").isFalse();
+        assertThat(Replays.incidentsOf(app, ORDERS)).as("the read models have both").contains(refused, published);
+
+        String id = parkedId("incident-events-kafka-publisher", refused);
+        HttpResponse<String> evicted = RunningApp.post(app, "/api/v1/parked-events/" + id + "/evict", "admin",
+                "{\"reason\":\"larger than the events topic takes; consumers read the incident from the API\"}");
+        assertThat(evicted.statusCode()).as(evicted.body()).isEqualTo(200);
+        assertThat(parked("incident-events-kafka-publisher")).doesNotContain(refused);
     }
 
     private static void refuseSummaryRowOf(String incidentId) {

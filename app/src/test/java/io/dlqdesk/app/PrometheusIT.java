@@ -153,7 +153,12 @@ class PrometheusIT {
         await().atMost(WAIT).untilAsserted(() -> {
             for (String group : List.of("incident-read-models", "rollback-facts", "replay-saga")) {
                 assertThat(gauge("dlq_processor_lag_events", Map.of("processing_group", group))).as(group).contains(0.0);
+                assertThat(gauge("dlq_processor_lag_age_seconds", Map.of("processing_group", group))).as(group).contains(0.0);
             }
+            // a series per processing group that parks events, none parked
+            assertThat(gauge("dlq_parked_events", Map.of("processor", "incident-read-models", "processing_group", "incident-summary")))
+                    .contains(0.0);
+            assertThat(gauge("dlq_parked_events", Map.of("processor", "rollback-facts", "processing_group", "rollback-facts"))).contains(0.0);
         });
 
         // each processor transaction is measured by its events: the Kafka publisher handles every stored event (this

@@ -6,6 +6,7 @@ import io.dlqdesk.console.web.IncidentActions;
 import io.dlqdesk.console.web.IncidentPages;
 import io.dlqdesk.console.web.LoginPage;
 import io.dlqdesk.console.web.OverviewPage;
+import io.dlqdesk.console.web.ParkedEventPages;
 import io.dlqdesk.console.web.QuarantinePages;
 import io.dlqdesk.console.web.ReplaySwitchPage;
 import io.dlqdesk.console.web.RetentionPage;
@@ -28,7 +29,7 @@ import org.springframework.context.annotation.Import;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ConsoleProperties.class)
-@Import({ConsoleSecurity.class, ConsoleAccess.class, ConsoleAdvice.class, LoginPage.class, OverviewPage.class, IncidentPages.class,
+@Import({ConsoleSecurity.class, ConsoleAccess.class, ConsoleAdvice.class, LoginPage.class, OverviewPage.class, IncidentPages.class, ParkedEventPages.class,
         IncidentActions.class, QuarantinePages.class, AuditPages.class, RetentionPage.class, ReplaySwitchPage.class, RollbackPage.class})
 public class ConsoleConfiguration {
 

@@ -13,7 +13,9 @@ public enum NotificationEvent {
     /** An instance's DLQ ingest turned not ready (not polling, no broker, or records waiting and none written). */
     INGEST_STALLED("DLQ ingest stalled"),
     /** That instance's ingest is ready again, or the instance is gone and a live one ends its stall. */
-    INGEST_RECOVERED("DLQ ingest recovered");
+    INGEST_RECOVERED("DLQ ingest recovered"),
+    /** An event processor could not handle an event after its retries and parked it: retry or evict it. */
+    EVENT_PARKED("Event parked");
 
     private final String title;
 

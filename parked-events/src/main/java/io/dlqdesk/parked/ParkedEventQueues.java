@@ -47,14 +47,16 @@ public final class ParkedEventQueues implements ConfigurerModule {
     public void configureModule(Configurer configurer) {
         for (String group : groups) {
             configurer.eventProcessing()
-                    .registerDeadLetterQueue(group, config -> queue(group, config))
+                    .registerDeadLetterQueue(group, config -> queue(group, config, dataSource, properties))
                     .registerDeadLetterPolicy(group, config -> policy.forGroup(group, parked -> announce(config, parked)))
                     .registerDeadLetteringEventHandlerInvokerConfiguration(group,
                             (config, invoker) -> invoker.enableSequenceIdentifierCache().allowReset(true));
         }
     }
 
-    private JdbcSequencedDeadLetterQueue<EventMessage<?>> queue(String group, Configuration config) {
+    /** The queue of {@code group} in the parked-event table, Axon's or a saga's ({@link ParkedSagaEvents}). */
+    static JdbcSequencedDeadLetterQueue<EventMessage<?>> queue(String group, Configuration config, DataSource dataSource,
+                                                               ParkedEventProperties properties) {
         return JdbcSequencedDeadLetterQueue.builder()
                 .processingGroup(group)
                 .connectionProvider(new SpringDataSourceConnectionProvider(dataSource))

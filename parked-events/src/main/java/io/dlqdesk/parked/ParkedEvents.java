@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -43,17 +44,45 @@ public final class ParkedEvents {
     private static final String COLUMNS = "dead_letter_id, processing_group, sequence_identifier, sequence_index, payload_type,"
             + " event_identifier, time_stamp, enqueued_at, last_touched, cause_type, cause_message, diagnostics";
 
+    /** Where each processing group keeps its parked events and what runs them again: Axon's own, or a saga's ({@link ParkedSagaEvents}). */
+    public interface Queues {
+
+        Optional<SequencedDeadLetterQueue<EventMessage<?>>> queue(String processingGroup);
+
+        Optional<SequencedDeadLetterProcessor<EventMessage<?>>> retrier(String processingGroup);
+
+        /** Axon's queues of the event processing configuration, and {@code sagas}' own. */
+        static Queues of(Supplier<EventProcessingConfiguration> processing, List<ParkedSagaEvents> sagas) {
+            return new Queues() {
+                @Override
+                public Optional<SequencedDeadLetterQueue<EventMessage<?>>> queue(String group) {
+                    return sagas.stream().filter(saga -> saga.processingGroup().equals(group)).findFirst()
+                            .map(ParkedSagaEvents::queue).or(() -> processing.get().deadLetterQueue(group));
+                }
+
+                @Override
+                public Optional<SequencedDeadLetterProcessor<EventMessage<?>>> retrier(String group) {
+                    return sagas.stream().filter(saga -> saga.processingGroup().equals(group)).findFirst()
+                            .<SequencedDeadLetterProcessor<EventMessage<?>>>map(saga -> saga)
+                            .or(() -> processing.get().sequencedDeadLetterProcessor(group));
+                }
+            };
+        }
+    }
+
     private final JdbcTemplate jdbc;
     private final Supplier<EventProcessingConfiguration> processing;
+    private final Queues queues;
     private final EventGateway events;
     private final TransactionTemplate transactions;
     private final Serializer serializer;
     private final List<String> groups;
 
-    public ParkedEvents(JdbcTemplate jdbc, Supplier<EventProcessingConfiguration> processing, EventGateway events,
+    public ParkedEvents(JdbcTemplate jdbc, Supplier<EventProcessingConfiguration> processing, Queues queues, EventGateway events,
                         TransactionTemplate transactions, Serializer serializer, List<String> groups) {
         this.jdbc = jdbc;
         this.processing = processing;
+        this.queues = queues;
         this.events = events;
         this.transactions = transactions;
         this.serializer = serializer;
@@ -134,7 +163,7 @@ public final class ParkedEvents {
     public ParkedEvent evict(String id, OperatorAction by) {
         Located located = locate(id);
         return transactions.execute(status -> {
-            SequencedDeadLetterQueue<EventMessage<?>> queue = processing.get().deadLetterQueue(located.group())
+            SequencedDeadLetterQueue<EventMessage<?>> queue = queues.queue(located.group())
                     .orElseThrow(() -> new IllegalStateException("processing group " + located.group() + " has no dead-letter queue"));
             for (DeadLetter<? extends EventMessage<?>> letter : queue.deadLetterSequence(located.sequence())) {
                 if (letter instanceof JdbcDeadLetter<?> stored && stored.getIdentifier().equals(id)) {
@@ -151,7 +180,7 @@ public final class ParkedEvents {
 
     /** True when the sequence was handled to its end and left the queue. */
     private boolean retrySequence(String group, String sequence) {
-        SequencedDeadLetterProcessor<EventMessage<?>> retrier = processing.get().sequencedDeadLetterProcessor(group)
+        SequencedDeadLetterProcessor<EventMessage<?>> retrier = queues.retrier(group)
                 .orElseThrow(() -> new IllegalStateException("processing group " + group + " has no dead-letter queue"));
         retrier.process(head -> head instanceof JdbcDeadLetter<?> stored && stored.getSequenceIdentifier().equals(sequence));
         Long left = jdbc.queryForObject("SELECT COUNT(*) FROM " + ParkedEventTable.TABLE + " WHERE processing_group = ? AND sequence_identifier = ?",

@@ -1,5 +1,7 @@
 package io.dlqdesk.notifications.source;
 
+import io.dlqdesk.domain.parked.EventParked;
+import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.domain.api.ExceptionSummary;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentOpened;
@@ -104,6 +106,29 @@ public class IncidentNotifications {
         deliveries.enqueue(new Notification("replay-job-paused:" + eventId, NotificationEvent.REPLAY_JOB_PAUSED, event.by().at(),
                 "Replay job " + event.jobId().value() + " paused itself (" + event.reason() + "): " + event.by().reason()
                         + ". It requests nothing until an operator resumes it.", null, facts));
+    }
+
+    /** An event processor parked an event: a read model, the rollback facts or the events topic miss it until someone acts. */
+    @EventHandler
+    void on(EventParked event, @MessageIdentifier String eventId, ReplayStatus replay) {
+        if (replay.isReplay()) {
+            return;
+        }
+        ParkedEvent parked = event.event();
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("processingGroup", parked.processingGroup());
+        facts.put("sequence", parked.sequenceIdentifier());
+        facts.put("eventType", parked.eventType());
+        facts.put("eventId", parked.eventIdentifier());
+        facts.put("causeType", event.causeType());
+        facts.put("attempts", event.attempts());
+        facts.put("parkedAt", event.parkedAt().toString());
+        String simpleType = parked.eventType().substring(parked.eventType().lastIndexOf('.') + 1);
+        deliveries.enqueue(new Notification("event-parked:" + eventId, NotificationEvent.EVENT_PARKED, event.parkedAt(),
+                "Processing group " + parked.processingGroup() + " parked event " + simpleType + " of " + parked.sequenceIdentifier()
+                        + " after " + event.attempts() + " attempts (" + event.causeType() + "); the later events of "
+                        + parked.sequenceIdentifier() + " wait behind it there. Retry or evict it on the console's Parked events page.",
+                parked.sequenceIdentifier().startsWith("inc-") ? parked.sequenceIdentifier() : null, facts));
     }
 
     /** A reset forgets the groups seen (the replay after it learns them again); deliveries already enqueued stay. */

@@ -1,7 +1,10 @@
 package io.dlqdesk.replay.saga;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import io.dlqdesk.domain.IncidentCommandRefusedException;
+import io.dlqdesk.domain.IncidentErrorCode;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.RecordPublishResultCommand;
@@ -14,6 +17,7 @@ import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
 import org.axonframework.modelling.saga.EndSaga;
 import org.axonframework.modelling.saga.SagaEventHandler;
+import org.axonframework.modelling.saga.SagaLifecycle;
 import org.axonframework.modelling.saga.StartSaga;
 import org.axonframework.spring.stereotype.Saga;
 import org.slf4j.Logger;
@@ -26,6 +30,11 @@ import java.util.Optional;
  * publishes if the request's own write was bypassed, and checks on a persistent deadline that a result gets recorded. It never decides a
  * result itself: a row that is gone leaves the attempt REQUESTED for an admin to mark
  * PUBLISH_UNKNOWN (guessing "failed" could hide a record that did go out).
+ * <p>
+ * Its handlers are safe to run out of order, because an event it fails on is parked and later ones go on (Axon 4 gives
+ * sagas no dead-letter queue that holds them back): a result recorded before the request is handled finds no saga and
+ * is ignored; the request handled later starts one whose reconciliation finds the row decided, has the result confirmed
+ * by the incident, and ends.
  */
 @Saga
 @ProcessingGroup(ReplaySaga.PROCESSING_GROUP)
@@ -92,10 +101,37 @@ public class ReplaySaga {
             log.info("replay {} was marked PUBLISH_UNKNOWN; nothing to reconcile", replayId);
             return;
         }
-        row.get().result().ifPresentOrElse(result -> {
-            log.info("replay {} was decided {} but its result was not recorded: sending it again", replayId, result.status());
-            commands.send(new RecordPublishResultCommand(IncidentId.parse(incidentId), attempt, result));
-        }, () -> log.info("replay {} is still PENDING after {} tries", replayId, row.get().tries()));
+        Optional<PublishResult> decided = row.get().result();
+        if (decided.isEmpty()) {
+            log.info("replay {} is still PENDING after {} tries", replayId, row.get().tries());
+        } else if (recorded(decided.get(), commands)) {
+            SagaLifecycle.end(); // the incident holds the result now, whether this sent it or it was there before
+            return;
+        }
         this.reconciliationId = deadlines.schedule(delay.value(), RECONCILE, new ReconciliationDue(replayId));
+    }
+
+    /**
+     * Sends the decided result again and waits for the incident's answer: taken (or already there, the same) means the
+     * attempt is decided, and so does a different result already recorded. Only then may the saga end without seeing
+     * {@link PublishResultRecorded}, which it would miss when it handles its events out of order (a parked event retried
+     * later, see ParkedSagaEvents). Anything else is tried again at the next deadline.
+     */
+    private boolean recorded(PublishResult result, CommandGateway commands) {
+        log.info("replay {} was decided {} but its result was not recorded: sending it again", replayId, result.status());
+        try {
+            commands.sendAndWait(new RecordPublishResultCommand(IncidentId.parse(incidentId), attempt, result));
+            return true;
+        } catch (IncidentCommandRefusedException e) {
+            if (e.code() == IncidentErrorCode.PUBLISH_ALREADY_DECIDED) {
+                log.warn("replay {}: the incident already holds another result for attempt {} ({})", replayId, attempt, e.getMessage());
+                return true;
+            }
+            log.warn("replay {}: sending its result again was refused ({}); tried again later", replayId, e.getMessage());
+            return false;
+        } catch (RuntimeException e) {
+            log.warn("replay {}: sending its result again failed ({}); tried again later", replayId, e.toString());
+            return false;
+        }
     }
 }

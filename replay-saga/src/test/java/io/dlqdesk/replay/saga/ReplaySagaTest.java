@@ -89,7 +89,20 @@ class ReplaySagaTest {
     }
 
     @Test
-    void aDecidedRowWhoseResultWasNotRecordedGetsItSentAgain() {
+    void aDecidedRowWhoseResultWasNotRecordedGetsItSentAgainAndTheSagaEndsOnceTheIncidentTookIt() {
+        var given = fixture.givenAPublished(REQUESTED);
+        outbox.decide(ID.replayId(1), PUBLISHED);
+        given.whenTimeElapses(DELAY)
+                .expectDispatchedCommands(new RecordPublishResultCommand(ID, 1, PUBLISHED))
+                .expectActiveSagas(0)
+                .expectNoScheduledDeadlines();
+    }
+
+    @Test
+    void aResultTheIncidentCouldNotTakeIsSentAgainLater() {
+        fixture.setCallbackBehavior((commandPayload, commandMetaData) -> {
+            throw new IllegalStateException("database away");
+        });
         var given = fixture.givenAPublished(REQUESTED);
         outbox.decide(ID.replayId(1), PUBLISHED);
         given.whenTimeElapses(DELAY)

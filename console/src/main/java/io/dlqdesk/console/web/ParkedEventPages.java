@@ -1,0 +1,84 @@
+package io.dlqdesk.console.web;
+
+import io.dlqdesk.api.Incidents;
+import io.dlqdesk.api.PageBounds;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.parked.ParkedEvent;
+import io.dlqdesk.parked.ParkedEventNotFoundException;
+import io.dlqdesk.parked.ParkedEventPage;
+import io.dlqdesk.parked.ParkedEvents;
+import io.dlqdesk.parked.RetryOutcome;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+import java.time.Clock;
+
+/** Events a processor could not handle and parked: listed for viewers; retried or evicted by an admin, with a reason. */
+@Controller
+public class ParkedEventPages {
+
+    private final ParkedEvents parked;
+    private final Clock clock = Clock.systemUTC();
+
+    ParkedEventPages(ParkedEvents parked) {
+        this.parked = parked;
+    }
+
+    @GetMapping("/console/parked-events")
+    String list(@RequestParam(required = false) String processingGroup, @RequestParam(defaultValue = "0") int page, Model model) {
+        PageBounds.require(page, IncidentPages.PAGE_SIZE);
+        String group = FormValues.text(processingGroup);
+        ParkedEventPage found = parked.list(group, page, IncidentPages.PAGE_SIZE);
+        model.addAttribute("parked", found);
+        model.addAttribute("groups", parked.groups());
+        model.addAttribute("processingGroup", group == null ? "" : group);
+        model.addAttribute("hasNext", (long) (page + 1) * IncidentPages.PAGE_SIZE < found.total());
+        return "console/parked-events";
+    }
+
+    @PostMapping("/console/parked-events/{id}/retry")
+    String retry(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
+        return act(flash, () -> {
+            RetryOutcome outcome = parked.retry(id, Incidents.action(caller, reason, clock));
+            return outcome.applied() == 1 ? "Applied: sequence " + outcome.sequence() + " left the queue."
+                    : "Still parked: sequence " + outcome.sequence() + " failed again (one attempt more).";
+        });
+    }
+
+    @PostMapping("/console/parked-events/retry")
+    String retryAll(@RequestParam String processingGroup, @RequestParam(required = false) String reason, Authentication caller,
+                    RedirectAttributes flash) {
+        return act(flash, () -> {
+            RetryOutcome outcome = parked.retryAll(processingGroup, Incidents.action(caller, reason, clock));
+            return "Retried " + processingGroup + ": " + outcome.applied() + " sequence(s) applied, " + outcome.stillParked() + " still parked.";
+        });
+    }
+
+    @PostMapping("/console/parked-events/{id}/evict")
+    String evict(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
+        return act(flash, () -> {
+            OperatorAction action = Incidents.action(caller, reason, clock);
+            ParkedEvent evicted = parked.evict(id, action);
+            return "Evicted " + evicted.eventType() + " " + evicted.eventIdentifier() + ": " + evicted.processingGroup() + " never applies it.";
+        });
+    }
+
+    private interface Action {
+        String run();
+    }
+
+    private static String act(RedirectAttributes flash, Action action) {
+        try {
+            flash.addFlashAttribute("done", action.run());
+        } catch (IllegalArgumentException | ParkedEventNotFoundException e) {
+            flash.addFlashAttribute("refused", "Nothing was changed: " + e.getMessage() + ".");
+        }
+        return "redirect:/console/parked-events";
+    }
+}
