@@ -146,6 +146,13 @@ class HostileCorpusIT {
         }
         assertThat(wrong).as("hostile records and their outcomes").isEmpty();
 
+        // an original topic that is no topic name is not truncated into one: the incident is the DLQ record's, its reason names the header
+        for (String name : List.of("topic of 300 characters", "topic with CR LF")) {
+            long dlqOffset = sentAt.entrySet().stream().filter(entry -> entry.getKey().name().equals(name)).findFirst().orElseThrow().getValue();
+            assertThat(jdbc.queryForObject("SELECT location_unknown_reason FROM incident_summary WHERE dlq_topic = ? AND dlq_offset = ?",
+                    String.class, DLQ, dlqOffset)).as(name).contains("kafka_dlt-original-topic: not a legal Kafka topic name (");
+        }
+
         // the ones kept as incidents kept their bounds
         String incidentOfLongMessage = IncidentId.of(failureAt(sentAt, "2 MiB exception message")).value();
         assertThat(Replays.lastPayload(app, incidentOfLongMessage, "IncidentOpened")).contains("\"originalMessageBytes\":" + 2 * 1024 * 1024);

@@ -41,7 +41,7 @@ public final class DltHeaderReader {
     public String requiredTopic(String name) throws BadHeaderException {
         String topic = requiredText(name);
         if (!TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
-            throw new BadHeaderException(name, "not a legal Kafka topic name: " + echo(topic));
+            throw new BadHeaderException(name, "not a legal Kafka topic name (" + topic.length() + " characters): " + echo(topic));
         }
         return topic;
     }

@@ -236,7 +236,7 @@ class DlqRecordClassifierTest {
         @ValueSource(strings = {"orders/v1", "orders v1", "..", ".", "bestellungen-ü"})
         void illegalTopicNameLeavesTheLocationUnknown(String topic) {
             assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic)))
-                    .isEqualTo(locationUnknown("kafka_dlt-original-topic: not a legal Kafka topic name: '" + topic + "'"));
+                    .isEqualTo(locationUnknown("kafka_dlt-original-topic: not a legal Kafka topic name (" + topic.length() + " characters): '" + topic + "'"));
         }
 
         @Test
@@ -244,7 +244,7 @@ class DlqRecordClassifierTest {
             String topic = "t".repeat(250);
 
             assertThat(classify(healthy().set(ORIGINAL_TOPIC, topic))).isEqualTo(locationUnknown(
-                    "kafka_dlt-original-topic: not a legal Kafka topic name: '" + "t".repeat(100) + "…'"));
+                    "kafka_dlt-original-topic: not a legal Kafka topic name (250 characters): '" + "t".repeat(100) + "…'"));
         }
 
         @Test
