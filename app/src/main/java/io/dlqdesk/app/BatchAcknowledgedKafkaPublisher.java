@@ -1,5 +1,6 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.parked.Culprits;
 import io.dlqdesk.parked.RetryBatch;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.InvalidRecordException;
@@ -24,8 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -50,16 +49,13 @@ import java.util.function.Consumer;
  */
 final class BatchAcknowledgedKafkaPublisher<K, V> extends KafkaPublisher<K, V> {
 
-    // a failed batch holds at most a processor's batch of events; more culprits than this are stale ones
-    private static final int MAX_CULPRITS = 10_000;
-
     private final ProducerFactory<K, V> producers;
     private final KafkaMessageConverter<K, V> converter;
     private final TopicResolver topics;
     private final MessageMonitor<? super EventMessage<?>> monitor;
     private final Duration acknowledgementLimit;
     private final String resource = BatchAcknowledgedKafkaPublisher.class.getName() + "@" + System.identityHashCode(this);
-    private final Set<String> culprits = ConcurrentHashMap.newKeySet();
+    private final Culprits culprits = new Culprits();
 
     /**
      * {@code acknowledgementLimit}: how long a batch waits for its acknowledgements at most; the producer's
@@ -87,21 +83,21 @@ final class BatchAcknowledgedKafkaPublisher<K, V> extends KafkaPublisher<K, V> {
             return;
         }
         UnitOfWork<?> batch = CurrentUnitOfWork.get().root();
-        if (culprits.contains(event.getIdentifier())) {
+        if (culprits.isMarked(event.getIdentifier())) {
             Acknowledgements alone = new Acknowledgements();
             sendInto(alone, event, topic.get());
             alone.awaitAlone(acknowledgementLimit);
-            batch.afterCommit(unitOfWork -> culprits.remove(event.getIdentifier()));
+            culprits.forgetOnCommit(event.getIdentifier(), batch);
             return;
         }
         Acknowledgements pending = batch.getOrComputeResource(resource, name -> {
             Acknowledgements acknowledgements = new Acknowledgements();
-            batch.onPrepareCommit(unitOfWork -> acknowledgements.await(acknowledgementLimit, this::markCulprits));
+            batch.onPrepareCommit(unitOfWork -> acknowledgements.await(acknowledgementLimit, culprits::mark));
             return acknowledgements;
         });
         sendInto(pending, event, topic.get());
         if (batch instanceof BatchingUnitOfWork<?> events && events.isLastMessage()) {
-            pending.await(acknowledgementLimit, this::markCulprits);
+            pending.await(acknowledgementLimit, culprits::mark);
         }
     }
 
@@ -114,13 +110,6 @@ final class BatchAcknowledgedKafkaPublisher<K, V> extends KafkaPublisher<K, V> {
             monitored.reportFailure(e);
             throw e;
         }
-    }
-
-    private void markCulprits(List<String> eventIds) {
-        if (culprits.size() + eventIds.size() > MAX_CULPRITS) {
-            culprits.clear();
-        }
-        culprits.addAll(eventIds);
     }
 
     /**

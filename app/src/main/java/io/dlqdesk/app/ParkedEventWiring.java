@@ -76,10 +76,8 @@ class ParkedEventWiring {
         JdbcTemplate reads = new JdbcTemplate(dataSource);
         reads.setQueryTimeout(2); // a probe must answer, database or not
         TokenPositions tokens = new TokenPositions(reads, serializer);
-        return new ProcessorStalls(() -> ProcessorStalls.heldHere(processing.getObject()), tokens::read, () -> {
-            Long head = reads.queryForObject("SELECT COALESCE(MAX(global_index), -1) FROM domain_event_entry", Long.class);
-            return head == null ? -1 : head;
-        }, properties.stallTimeout(), Clock.systemUTC());
+        return new ProcessorStalls(() -> ProcessorStalls.heldHere(processing.getObject()), tokens::read, tokens::eventStoreHead,
+                properties.stallTimeout(), Clock.systemUTC());
     }
 
     /** The replay saga's own queue (Axon 4 gives sagas none); its handlers are safe to run out of order (ReplaySaga). */

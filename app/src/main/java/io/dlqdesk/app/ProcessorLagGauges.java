@@ -43,7 +43,7 @@ final class ProcessorLagGauges {
 
     /** A failure (or a token that cannot be read) leaves the last values in place and reaches the caller. */
     void refresh() {
-        Long head = jdbc.queryForObject("SELECT COALESCE(MAX(global_index), 0) FROM domain_event_entry", Long.class);
+        long head = tokens.eventStoreHead();
         Map<String, Long> slowest = new TreeMap<>();
         for (StoredSegment segment : tokens.read()) {
             slowest.merge(segment.processor(), segment.position(), Math::min);

@@ -8,7 +8,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.util.List;
 
-/** Every processor segment's stored token, read from token_entry: what the lag gauges and the stall check both judge. */
+/** The event store's head and every processor segment's stored token: what the lag gauges and the stall check both judge. */
 final class TokenPositions {
 
     private final JdbcTemplate jdbc;
@@ -18,6 +18,12 @@ final class TokenPositions {
     TokenPositions(JdbcTemplate jdbc, Serializer serializer) {
         this.jdbc = jdbc;
         this.serializer = serializer;
+    }
+
+    /** The newest stored event's global index; -1 when the store is empty. */
+    long eventStoreHead() {
+        Long head = jdbc.queryForObject("SELECT COALESCE(MAX(global_index), -1) FROM domain_event_entry", Long.class);
+        return head == null ? -1 : head;
     }
 
     List<StoredSegment> read() {

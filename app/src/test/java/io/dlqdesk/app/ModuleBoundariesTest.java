@@ -41,7 +41,7 @@ class ModuleBoundariesTest {
                 .whereLayer("incident-domain").mayNotAccessAnyLayer()
                 .whereLayer("dlq-record").mayOnlyAccessLayers("incident-domain")
                 .whereLayer("kafka-connection").mayNotAccessAnyLayer()
-                .whereLayer("projections").mayOnlyAccessLayers("incident-domain")
+                .whereLayer("projections").mayOnlyAccessLayers("incident-domain", "parked-events")
                 .whereLayer("parked-events").mayOnlyAccessLayers("incident-domain")
                 // named only in logback configuration, never in code
                 .whereLayer("log-escaping").mayNotAccessAnyLayer()

@@ -72,7 +72,7 @@ public final class ParkedEventQueues implements ConfigurerModule {
     }
 
     /** Published in the unit of work that parks the event: it is stored exactly when the parking is. */
-    private static void announce(Configuration config, EventParked parked) {
+    static void announce(Configuration config, EventParked parked) {
         config.eventBus().publish(GenericEventMessage.asEventMessage(parked));
     }
 }

@@ -7,7 +7,6 @@ import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.EventMessageHandler;
-import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.ListenerInvocationErrorHandler;
 import org.axonframework.eventhandling.Segment;
 import org.axonframework.eventhandling.deadletter.jdbc.JdbcSequencedDeadLetterQueue;
@@ -116,7 +115,7 @@ public final class ParkedSagaEvents implements ConfigurerModule, SequencedDeadLe
 
     private EnqueuePolicy<EventMessage<?>> policy() {
         Configuration config = configuration();
-        return policy.forGroup(processingGroup, parked -> config.eventBus().publish(GenericEventMessage.asEventMessage(parked)));
+        return policy.forGroup(processingGroup, parked -> ParkedEventQueues.announce(config, parked));
     }
 
     private Configuration configuration() {

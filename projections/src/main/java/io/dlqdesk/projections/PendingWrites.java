@@ -1,5 +1,6 @@
 package io.dlqdesk.projections;
 
+import io.dlqdesk.parked.Culprits;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.deadletter.DeadLetter;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
@@ -13,8 +14,6 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -32,15 +31,13 @@ import java.util.function.Supplier;
  */
 public final class PendingWrites<B> {
 
-    // a failed batch holds at most a processor's batch of events; more suspects than this are stale ones
-    private static final int MAX_SUSPECTS = 10_000;
     private static final String RETRIED_LETTER = DeadLetter.class.getName();
 
     private final String resource;
     private final DataSource dataSource;
     private final Supplier<B> newBatch;
     private final Consumer<B> write;
-    private final Map<String, Boolean> suspects = new ConcurrentHashMap<>();
+    private final Culprits suspects = new Culprits();
 
     /** {@code projection} names the resource in the unit of work: one per projection. */
     public PendingWrites(String projection, DataSource dataSource, Supplier<B> newBatch, Consumer<B> write) {
@@ -60,12 +57,13 @@ public final class PendingWrites<B> {
         }
         UnitOfWork<?> current = CurrentUnitOfWork.get();
         String eventId = current.getMessage() instanceof EventMessage<?> event ? event.getIdentifier() : null;
-        if (current.getResource(RETRIED_LETTER) != null || (eventId != null && suspects.containsKey(eventId))) {
+        boolean suspect = eventId != null && suspects.isMarked(eventId);
+        if (suspect || current.getResource(RETRIED_LETTER) != null) {
             B single = newBatch.get();
             change.accept(single);
             writeAlone(single);
-            if (eventId != null && suspects.containsKey(eventId)) { // all its writes alone until its batch is through
-                current.root().afterCommit(unitOfWork -> suspects.remove(eventId));
+            if (suspect) { // all its writes alone until its batch is through
+                suspects.forgetOnCommit(eventId, current.root());
             }
             return;
         }
@@ -94,10 +92,7 @@ public final class PendingWrites<B> {
         try {
             write.accept(pending.batch);
         } catch (RuntimeException e) {
-            if (suspects.size() + pending.eventIds.size() > MAX_SUSPECTS) {
-                suspects.clear();
-            }
-            pending.eventIds.forEach(id -> suspects.put(id, Boolean.TRUE));
+            suspects.mark(pending.eventIds);
             throw e;
         }
     }

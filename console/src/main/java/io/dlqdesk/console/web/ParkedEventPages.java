@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /** Events a processor could not handle and parked: listed for viewers; retried or evicted by an admin, with a reason. */
 @Controller
@@ -69,13 +70,10 @@ public class ParkedEventPages {
         });
     }
 
-    private interface Action {
-        String run();
-    }
-
-    private static String act(RedirectAttributes flash, Action action) {
+    /** {@code action} says what it did. */
+    private static String act(RedirectAttributes flash, Supplier<String> action) {
         try {
-            flash.addFlashAttribute("done", action.run());
+            flash.addFlashAttribute("done", action.get());
         } catch (IllegalArgumentException | ParkedEventNotFoundException e) {
             flash.addFlashAttribute("refused", "Nothing was changed: " + e.getMessage() + ".");
         }
