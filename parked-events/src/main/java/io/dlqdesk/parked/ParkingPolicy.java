@@ -12,6 +12,7 @@ import org.axonframework.messaging.deadletter.EnqueueDecision;
 import org.axonframework.messaging.deadletter.EnqueuePolicy;
 import org.axonframework.messaging.deadletter.GenericDeadLetter;
 import org.axonframework.messaging.deadletter.ThrowableCause;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -79,7 +80,7 @@ public final class ParkingPolicy {
                     + event.getPayloadType().getSimpleName() + "), attempt " + failed + " of " + attempts + "; the batch runs again",
                     failure);
         }
-        failures.forget(group, event.getIdentifier());
+        forgetOnceParked(group, event.getIdentifier());
         String sequence = String.valueOf(letter instanceof GenericDeadLetter<?> generic ? generic.getSequenceIdentifier() : event.getIdentifier());
         log.error("processing group {} parked event {} ({}) of sequence {} after {} attempts: the group's later events of this"
                         + " sequence wait behind it, every other sequence flows; retry or evict it (GET /api/v1/parked-events)",
@@ -94,6 +95,19 @@ public final class ParkingPolicy {
             }
         }
         return Decisions.enqueue(cause, parked -> MetaData.with(ATTEMPTS, failed).and(PARKED_AT, clock.instant().toString()));
+    }
+
+    /**
+     * The count goes once the parking is stored. A batch that fails on a later event after this one was parked rolls the
+     * parking back with it: the count stays, so this event parks at once when the batch runs again, instead of starting
+     * over (two culprits in one batch would otherwise take turns undoing each other's parking).
+     */
+    private void forgetOnceParked(String group, String eventIdentifier) {
+        if (CurrentUnitOfWork.isStarted()) {
+            CurrentUnitOfWork.get().root().afterCommit(unitOfWork -> failures.forget(group, eventIdentifier));
+        } else {
+            failures.forget(group, eventIdentifier);
+        }
     }
 
     /** The attempts recorded on a parked event: those before it was parked, and one for each failed retry. */

@@ -56,6 +56,49 @@ class ParkingPolicyTest {
         });
     }
 
+    /** Two culprits in one batch: the later one's failure rolls back the earlier one's parking, which then parks at once. */
+    @Test
+    void aParkingRolledBackWithItsBatchParksAtOnceWhenTheBatchRunsAgain() {
+        EnqueuePolicy<EventMessage<?>> policy = new ParkingPolicy(2, CLOCK).forGroup("incident-summary", announced::add);
+        DeadLetter<EventMessage<?>> letter = live("inc-5", "payload");
+        assertThatThrownBy(() -> inBatch(() -> policy.decide(letter, OWN_FAILURE), false)).isInstanceOf(RetryBatch.class);
+        assertThat(inBatch(() -> policy.decide(letter, OWN_FAILURE), false).shouldEnqueue()).as("parked, then rolled back").isTrue();
+
+        EnqueueDecision<EventMessage<?>> again = inBatch(() -> policy.decide(letter, OWN_FAILURE), true);
+
+        assertThat(again.shouldEnqueue()).as("parked at the first failure of the run after").isTrue();
+        assertThat(again.withDiagnostics(letter).diagnostics()).containsEntry(ParkingPolicy.ATTEMPTS, 3);
+    }
+
+    /** Once the batch that parked it commits, the count is gone: the same event failing later (a rebuild) is tried again first. */
+    @Test
+    void aParkingThatCommitsForgetsTheCount() {
+        EnqueuePolicy<EventMessage<?>> policy = new ParkingPolicy(2, CLOCK).forGroup("incident-summary", announced::add);
+        DeadLetter<EventMessage<?>> letter = live("inc-6", "payload");
+        assertThatThrownBy(() -> inBatch(() -> policy.decide(letter, OWN_FAILURE), true)).isInstanceOf(RetryBatch.class);
+        assertThat(inBatch(() -> policy.decide(letter, OWN_FAILURE), true).shouldEnqueue()).isTrue();
+
+        assertThatThrownBy(() -> inBatch(() -> policy.decide(letter, OWN_FAILURE), true)).isInstanceOf(RetryBatch.class)
+                .hasMessageContaining("attempt 1 of 2");
+    }
+
+    /** Runs {@code decision} in a unit of work that then commits or rolls back; what it threw is thrown. */
+    private static EnqueueDecision<EventMessage<?>> inBatch(java.util.function.Supplier<EnqueueDecision<EventMessage<?>>> decision, boolean commits) {
+        var unitOfWork = org.axonframework.messaging.unitofwork.DefaultUnitOfWork.startAndGet(GenericEventMessage.asEventMessage("batch"));
+        try {
+            EnqueueDecision<EventMessage<?>> decided = decision.get();
+            if (commits) {
+                unitOfWork.commit();
+            } else {
+                unitOfWork.rollback();
+            }
+            return decided;
+        } catch (RuntimeException e) {
+            unitOfWork.rollback(e);
+            throw e;
+        }
+    }
+
     @Test
     void withOneAttemptTheFirstFailureParks() {
         EnqueuePolicy<EventMessage<?>> policy = new ParkingPolicy(1, CLOCK).forGroup("incident-summary", announced::add);
