@@ -380,6 +380,68 @@ class ConsoleBrowserIT {
         assertThat(notAFailure.statusCode()).isEqualTo(404);
     }
 
+    /**
+     * A read model that cannot store two incidents' rows (a trigger refuses them) parks their events: a viewer sees them and
+     * no action, an admin retries one once the trigger is gone and evicts the other, each with a reason the audit shows.
+     */
+    @Test
+    @Order(8)
+    void anAdminRetriesOneParkedEventAndEvictsAnotherEachWithAReason() throws Exception {
+        JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+        List<String> names = List.of("parked-retried", "parked-evicted");
+        List<RecordMetadata> sources = new ArrayList<>();
+        for (String name : names) {
+            sources.add(producer.send(Replays.record(ORDERS, 0, System.currentTimeMillis(), name.getBytes(StandardCharsets.UTF_8),
+                    "{}".getBytes(StandardCharsets.UTF_8), "evt-" + name + "-" + NONCE)).get(30, TimeUnit.SECONDS));
+        }
+        List<String> ids = sources.stream().map(source -> io.dlqdesk.domain.api.IncidentId.of(
+                new io.dlqdesk.domain.api.FailureKey(ORDERS, 0, source.offset(), GROUP)).value()).toList();
+        String retried = ids.get(0);
+        String evicted = ids.get(1);
+        jdbc.execute("CREATE TRIGGER console_refuse_summary BEFORE INSERT ON incident_summary FOR EACH ROW BEGIN IF NEW.incident_id IN ('"
+                + retried + "', '" + evicted + "') THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'forced by ConsoleBrowserIT'; END IF; END");
+        try {
+            for (int i = 0; i < names.size(); i++) {
+                Replays.sendFailure(producer, sources.get(i), GROUP, names.get(i).getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8),
+                        "evt-" + names.get(i) + "-" + NONCE, Instant.ofEpochMilli(sources.get(i).timestamp()), DLQ);
+            }
+            await().atMost(WAIT).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(DISTINCT sequence_identifier) FROM parked_event WHERE processing_group = 'incident-summary'"
+                    + " AND sequence_identifier IN (?, ?)", retried, evicted) == 2);
+
+            signIn("viewer");
+            page("/console/parked-events?processingGroup=incident-summary", "parked-events");
+            assertThat(text("#parked-events")).contains(retried, evicted, "forced by ConsoleBrowserIT");
+            assertThat(text("#p-group option[value='incident-summary']")).as("the group's count").isEqualTo("incident-summary (2)");
+            assertThat(browser.findElements(By.cssSelector("[id^='action-']"))).as("no action for a viewer").isEmpty();
+            browser.manage().deleteAllCookies();
+        } finally {
+            jdbc.execute("DROP TRIGGER IF EXISTS console_refuse_summary");
+        }
+
+        signIn("admin");
+        open("/console/parked-events?processingGroup=incident-summary");
+        act("retry-" + parkedRow(retried), "trigger dropped");
+        assertThat(text("#notice-done")).isEqualTo("Applied: sequence " + retried + " left the queue.");
+        act("evict-" + parkedRow(evicted), "test record, never to be shown");
+        assertThat(text("#notice-done")).contains("Evicted", "incident-summary never applies it");
+        assertThat(text("#parked-events")).doesNotContain(retried).doesNotContain(evicted);
+        awaitListed(retried);
+
+        open("/console/audit?principal=admin");
+        assertThat(text("#audit-list")).contains("ParkedEventsRetried", "trigger dropped", "ParkedEventEvicted", "test record, never to be shown");
+    }
+
+    /** The index of the row that shows parked sequence {@code incident} on the page open now. */
+    private static int parkedRow(String incident) {
+        List<WebElement> rows = browser.findElements(By.cssSelector("#parked-events tbody tr"));
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).getText().contains(incident)) {
+                return i;
+            }
+        }
+        throw new AssertionError(incident + " is not on the page: " + text("#parked-events"));
+    }
+
     // ---------------------------------------------------------------------------------------------------------------------
 
     /** An incident from a real DLQ record whose original is on the source topic, byte for byte: it can be replayed. */
