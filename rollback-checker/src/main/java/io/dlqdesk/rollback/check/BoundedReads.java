@@ -33,7 +33,7 @@ public final class BoundedReads implements AutoCloseable {
             result.cancel(true);
             return Read.failed(source + " did not answer within " + bound);
         } catch (ExecutionException e) {
-            return Read.failed(source + " could not be read: " + Read.describe(e.getCause()));
+            return Read.failed(Read.logged(source + " could not be read", e.getCause()));
         }
     }
 

@@ -84,7 +84,7 @@ public final class RollbackChecker {
             Thread.currentThread().interrupt();
             report = ReadinessReport.couldNotCheck(started, "interrupted while checking");
         } catch (Throwable e) { // an Error too: whatever stops the check makes it UNKNOWN, never a 500 or an exit status 1
-            report = ReadinessReport.couldNotCheck(started, "the check failed: " + Read.describe(e));
+            report = ReadinessReport.couldNotCheck(started, Read.logged("the check failed", e));
         }
         if (report.verdict() == Verdict.READY) {
             log.info("Rollback readiness READY after {} observations", report.observations());

@@ -50,14 +50,29 @@ class BoundedReadsTest {
         assertThat(interrupted.await(5, TimeUnit.SECONDS)).as("the read was cancelled").isTrue();
     }
 
+    /** The explanation reaches DEPLOYER credentials: it names the log line, and the log line has what the driver said. */
     @Test
-    void aReadThatThrowsIsReportedWithItsRootCause() throws Exception {
-        Read<Long> read = reads.read("database", () -> {
-            throw new IllegalStateException("cannot get a connection", new java.net.ConnectException("connection refused"));
-        }, BOUND);
+    void aReadThatThrowsIsReportedByAReferenceToTheLogThatHoldsItsCause() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Read.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged = new ch.qos.logback.core.read.ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            Read<Long> read = reads.read("database", () -> {
+                throw new IllegalStateException("cannot get a connection to db-7.internal:3306 as ledger_rw",
+                        new java.net.ConnectException("connection refused"));
+            }, BOUND);
 
-        assertThat(read.error()).isEqualTo("database could not be read: IllegalStateException: cannot get a connection "
-                + "(cause: ConnectException: connection refused)");
+            assertThat(read.error()).matches("database could not be read \\(error [0-9a-f]{8}; the cause is in the service log\\)")
+                    .doesNotContain("db-7", "ledger_rw", "refused", "IllegalStateException");
+            String reference = read.error().replaceAll(".*error ([0-9a-f]{8}).*", "$1");
+            assertThat(logged.list).singleElement().satisfies(event -> {
+                assertThat(event.getFormattedMessage()).contains(reference);
+                assertThat(event.getThrowableProxy().getMessage()).contains("db-7.internal:3306");
+            });
+        } finally {
+            logger.detachAppender(logged);
+        }
     }
 
     @Test

@@ -123,7 +123,9 @@ class ReadinessReportJsonTest {
     void anUnknownConditionObservedNothing() throws Exception {
         ledger.failing = true;
 
-        assertJson(check(), """
+        ReadinessReport unknown = check();
+        String reference = unknown.conditions().get(0).explanation().replaceAll(".*\\(error ([0-9a-f]{8});.*", "$1");
+        assertJson(unknown, """
                 {"verdict":"UNKNOWN","checkedAt":"2026-11-30T12:00:00Z","observations":1,"conditions":[\
                 {"condition":"NO_PENDING_REPLAY","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
                 {"condition":"NO_ATTEMPT_REQUESTED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
@@ -131,7 +133,7 @@ class ReadinessReportJsonTest {
                 {"condition":"RETRY_BOUND_PASSED","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
                 {"condition":"NO_REPLAY_JOB_ACTIVE","status":"UNKNOWN","explanation":"%1$s","observed":{}},\
                 {"condition":"ROLLBACK_FACTS_COMPLETE","status":"UNKNOWN","explanation":"%1$s","observed":{}}]}"""
-                .formatted("database could not be read: IllegalStateException: cannot get a connection (cause: ConnectException: connection refused)"));
+                .formatted("database could not be read (error " + reference + "; the cause is in the service log)"));
     }
 
     @Test

@@ -282,7 +282,7 @@ class RollbackCheckerTest {
 
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
         assertThat(report.conditions()).allSatisfy(result -> assertThat(result.status()).isEqualTo(UNKNOWN));
-        assertThat(result(report, Condition.NO_PENDING_REPLAY).explanation()).contains("database", "connection refused");
+        assertThat(result(report, Condition.NO_PENDING_REPLAY).explanation()).startsWith("database could not be read (error ").doesNotContain("connection refused");
     }
 
     @Test
@@ -293,7 +293,7 @@ class RollbackCheckerTest {
 
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
         assertThat(statusOf(report, Condition.REPLAYS_CONSUMED)).isEqualTo(UNKNOWN);
-        assertThat(result(report, Condition.REPLAYS_CONSUMED).explanation()).contains("broker", "no answer");
+        assertThat(result(report, Condition.REPLAYS_CONSUMED).explanation()).startsWith("broker could not be read (error ").doesNotContain("no answer");
         assertThat(statusOf(report, Condition.NO_PENDING_REPLAY)).isEqualTo(MET);
     }
 
@@ -316,7 +316,8 @@ class RollbackCheckerTest {
         assertThat(report.verdict()).isEqualTo(Verdict.UNKNOWN);
         assertThat(report.conditions()).hasSize(Condition.values().length).allSatisfy(result -> {
             assertThat(result.status()).isEqualTo(UNKNOWN);
-            assertThat(result.explanation()).contains("bootstrap.servers is empty");
+            // the reason is in the log, under the reference: the report reaches DEPLOYER credentials
+            assertThat(result.explanation()).startsWith("the check failed (error ").doesNotContain("bootstrap.servers");
         });
     }
 
