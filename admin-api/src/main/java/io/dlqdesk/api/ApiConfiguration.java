@@ -14,7 +14,7 @@ import java.time.Clock;
 /** The REST API: controllers, their error mapping, and security. */
 @Configuration(proxyBeanMethods = false)
 @Import({SecurityConfiguration.class, IncidentController.class, IncidentCommandController.class, QuarantineController.class, ReplayController.class, AuditController.class,
-        ReplayJobController.class, ParkedEventController.class, ProblemAdvice.class})
+        ReplayJobController.class, ParkedEventController.class, ProblemAdvice.class, RequestLimits.class})
 public class ApiConfiguration {
 
     /** Replay jobs; their ids are {@code job-} and 32 random hex digits (as long as an incident id, for the audit trail). */

@@ -52,10 +52,9 @@ public final class LoginThrottle {
         if (!(event.getAuthentication() instanceof UsernamePasswordAuthenticationToken attempt)) {
             return;
         }
-        String user = printable(attempt.getName());
         String address = attempt.getDetails() instanceof WebAuthenticationDetails details ? details.getRemoteAddress() : "unknown";
-        guard.failed(user, address);
-        log.warn("failed login for user '{}' from {}: {}", user, address, event.getException().getClass().getSimpleName());
+        guard.failed(attempt.getName(), address); // the guard folds the name to its key: printable() would lose letters
+        log.warn("failed login for user '{}' from {}: {}", printable(attempt.getName()), address, event.getException().getClass().getSimpleName());
         MeterRegistry registry = meters.getIfAvailable();
         if (registry != null) {
             registry.counter("dlqdesk.security.login.failures", "kind", "basic").increment();
@@ -73,7 +72,7 @@ public final class LoginThrottle {
      */
     public OncePerRequestFilter beforeFormLogin(RequestMatcher loginRequest, String usernameParameter) {
         return guarding(request -> loginRequest.matches(request)
-                ? Optional.of(printable(request.getParameter(usernameParameter))) : Optional.empty());
+                ? Optional.of(java.util.Objects.toString(request.getParameter(usernameParameter), "")) : Optional.empty());
     }
 
     private OncePerRequestFilter guarding(Function<HttpServletRequest, Optional<String>> userOf) {
@@ -91,17 +90,19 @@ public final class LoginThrottle {
                     tooMany(response, blocked.get(), "too many failed logins for this user or address; try again later");
                     return;
                 }
+                Optional<LoginGuard.Permit> permit;
                 try {
-                    if (!guard.tryAcquireCheck()) {
-                        tooMany(response, Duration.ofSeconds(1), "too many password checks at once; try again");
-                        return;
-                    }
+                    permit = guard.tryAcquireCheck(user.get());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     tooMany(response, Duration.ofSeconds(1), "interrupted while waiting to check the password");
                     return;
                 }
-                request.setAttribute(PERMIT, Boolean.TRUE);
+                if (permit.isEmpty()) {
+                    tooMany(response, Duration.ofSeconds(1), "too many password checks at once; try again");
+                    return;
+                }
+                request.setAttribute(PERMIT, permit.get());
                 try {
                     chain.doFilter(request, response);
                 } finally {
@@ -123,18 +124,18 @@ public final class LoginThrottle {
     }
 
     private void release(HttpServletRequest request) {
-        if (request.getAttribute(PERMIT) != null) {
+        if (request.getAttribute(PERMIT) instanceof LoginGuard.Permit permit) {
             request.removeAttribute(PERMIT);
-            guard.releaseCheck();
+            permit.release();
         }
     }
 
-    private void tooMany(HttpServletResponse response, Duration retryAfter, String detail) throws IOException {
+    void tooMany(HttpServletResponse response, Duration retryAfter, String detail) throws IOException {
         response.setHeader("Retry-After", String.valueOf(Math.max(1, (retryAfter.toMillis() + 999) / 1000)));
         ProblemResponses.write(response, json, HttpStatus.TOO_MANY_REQUESTS, TOO_MANY_REQUESTS, detail);
     }
 
-    /** The user name of a Basic header, or empty when there is none (or it cannot be read: the Basic filter refuses it). */
+    /** The user name of a Basic header as sent, or empty when there is none (or it cannot be read: the Basic filter refuses it). */
     static Optional<String> basicUser(HttpServletRequest request) {
         String header = request.getHeader("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
@@ -143,13 +144,13 @@ public final class LoginThrottle {
         try {
             String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
             int colon = decoded.indexOf(':');
-            return colon < 0 ? Optional.empty() : Optional.of(printable(decoded.substring(0, colon)));
+            return colon < 0 ? Optional.empty() : Optional.of(decoded.substring(0, colon));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
     }
 
-    /** For a log line and a map key: printable ASCII, at most 64 characters. */
+    /** For a log line or a problem's detail: printable ASCII, at most 64 characters. */
     static String printable(String name) {
         String cleaned = name == null ? "" : name.replaceAll("[^\\x20-\\x7E]", "?");
         return cleaned.length() > 64 ? cleaned.substring(0, 64) + "…" : cleaned;

@@ -1,6 +1,8 @@
 package io.dlqdesk.api;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.dlqdesk.parked.ParkedEventNotFoundException;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
@@ -134,9 +136,27 @@ public class ProblemAdvice {
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ProblemDetail unreadableBody(HttpMessageNotReadableException e) {
         Throwable cause = e.getMostSpecificCause();
+        if (cause instanceof RequestLimits.TooLarge tooLarge) {
+            return tooLarge(tooLarge);
+        }
+        if (cause instanceof StreamConstraintsException beyond) {
+            // Jackson's text names its own API; ours names the limit
+            return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, "the request body is beyond a limit of this API: "
+                    + beyond.getOriginalMessage().replaceAll("\\s*\\(from `[^`]*`\\)", "").replaceAll(", from `[^`]*`", ""));
+        }
+        if (cause instanceof UnrecognizedPropertyException unknown) {
+            return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, "the request body has a field this request does not take: '"
+                    + LoginThrottle.printable(unknown.getPropertyName()) + "' (it takes " + unknown.getKnownPropertyIds() + ")");
+        }
         boolean duplicate = cause instanceof JsonParseException && String.valueOf(cause.getMessage()).startsWith("Duplicate field");
         return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, duplicate ? "the request body names a field twice"
                 : "the request body is not the expected JSON");
+    }
+
+    /** A body without a Content-Length that went on past its limit. */
+    @ExceptionHandler(RequestLimits.TooLarge.class)
+    ProblemDetail tooLarge(RequestLimits.TooLarge e) {
+        return problem(HttpStatus.PAYLOAD_TOO_LARGE, RequestLimits.TOO_LARGE, e.getMessage());
     }
 
     @ExceptionHandler(NotFoundException.class)

@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
@@ -37,6 +38,8 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Authentication everywhere but the health probes. Locally, HTTP Basic users from configuration
@@ -71,7 +74,7 @@ public class SecurityConfiguration {
     @Bean
     @Order(Ordered.LOWEST_PRECEDENCE) // matches every request: chains for particular paths (the console's) come first
     SecurityFilterChain api(HttpSecurity http, SecurityProperties properties, ObjectProvider<JwtDecoder> jwt, ObjectMapper json,
-                            LoginThrottle throttle) throws Exception {
+                            LoginThrottle throttle, LoginGuard guard) throws Exception {
         http.csrf(csrf -> csrf.disable()) // no cookies, no sessions: Basic or bearer on every request
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .authorizeHttpRequests(requests -> requests
@@ -101,6 +104,10 @@ public class SecurityConfiguration {
                         .authenticationEntryPoint(unauthenticated(json))
                         .accessDeniedHandler((request, response, e) -> ProblemResponses.write(response, json, HttpStatus.FORBIDDEN,
                                 ProblemResponses.FORBIDDEN, "your role does not allow " + request.getMethod() + " " + request.getRequestURI())));
+        ServiceTokens tokens = new ServiceTokens(properties.serviceTokens(), guard);
+        if (tokens.any()) {
+            http.addFilterBefore(tokens.filter(unauthenticated(json), throttle), BasicAuthenticationFilter.class);
+        }
         boolean basic = !properties.users().isEmpty();
         if (basic) {
             http.httpBasic(Customizer.withDefaults())
@@ -114,10 +121,11 @@ public class SecurityConfiguration {
             rules.requireConfigured();
             http.oauth2ResourceServer(server -> server
                     .authenticationEntryPoint(unauthenticated(json))
+                    .bearerTokenResolver(ServiceTokens.jwtsOnly())
                     .jwt(config -> config.decoder(rules.validating(signatureChecking)).jwtAuthenticationConverter(rules::authentication)));
         }
-        if (!basic && !bearer) {
-            log.warn("no users (dlqdesk.security.users) and no JWT issuer configured: every API request will be refused");
+        if (!basic && !bearer && !tokens.any()) {
+            log.warn("no users (dlqdesk.security.users), no service tokens and no JWT issuer configured: every API request will be refused");
         }
         return http.build();
     }
@@ -132,10 +140,17 @@ public class SecurityConfiguration {
         return new OrRequestMatcher(matchers);
     }
 
+    /** Failures per user and address, and the password-check permits: one for Basic, the console's form and service tokens. */
+    @Bean
+    LoginGuard loginGuard(SecurityProperties properties) {
+        Set<String> known = properties.users().stream().map(user -> LoginGuard.key(user.name())).collect(Collectors.toUnmodifiableSet());
+        return new LoginGuard(properties.logins(), known::contains, Clock.systemUTC());
+    }
+
     /** Failed Basic logins logged, counted and limited; password checks bounded in concurrency. */
     @Bean
-    LoginThrottle loginThrottle(SecurityProperties properties, ObjectMapper json, ObjectProvider<MeterRegistry> meters) {
-        return new LoginThrottle(new LoginGuard(properties.logins(), Clock.systemUTC()), json, meters);
+    LoginThrottle loginThrottle(LoginGuard guard, ObjectMapper json, ObjectProvider<MeterRegistry> meters) {
+        return new LoginThrottle(guard, json, meters);
     }
 
     /** admin > operator > viewer; deployer and metrics stand alone. */
@@ -154,7 +169,8 @@ public class SecurityConfiguration {
 
     /** Always defined, so that Spring Boot never invents a user with a logged password. */
     @Bean
-    UserDetailsService users(SecurityProperties properties) {
+    UserDetailsService users(SecurityProperties properties, Environment environment) {
+        properties.requireUsersOnLoopbackUnlessAllowed(environment.getProperty("server.address"));
         return new InMemoryUserDetailsManager(properties.users().stream()
                 .map(user -> User.withUsername(user.name()).password(user.passwordHash())
                         .roles(user.roles().stream().map(Role::name).toArray(String[]::new)).build())
@@ -168,7 +184,8 @@ public class SecurityConfiguration {
             boolean bearer = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7);
             response.setHeader("WWW-Authenticate", bearer ? "Bearer error=\"invalid_token\"" : "Basic realm=\"dlq-incident-desk\"");
             String detail = e instanceof OAuth2AuthenticationException invalid && invalid.getError().getDescription() != null
-                    ? "the bearer token is not accepted: " + invalid.getError().getDescription() : "authentication required";
+                    ? "the bearer token is not accepted: " + invalid.getError().getDescription()
+                    : e instanceof ServiceTokens.Unknown ? e.getMessage() : "authentication required";
             ProblemResponses.write(response, json, HttpStatus.UNAUTHORIZED, ProblemResponses.UNAUTHENTICATED, detail);
         };
     }

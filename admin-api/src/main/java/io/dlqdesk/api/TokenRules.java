@@ -17,12 +17,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What a bearer token must prove beyond its signature: our issuer, our audience, a subject, an expiry within
- * the maximum lifetime and an issue time not in the future; and how its role names become roles (exact
- * ASCII names, optionally prefixed — never case-folded, so {@code admın} is not {@code admin}). A token's
+ * the maximum lifetime and an issue time not in the future; and which role-claim values grant which role (configured
+ * exactly, never case-folded or guessed from a prefix, so neither {@code admın} nor {@code ROLE_ADMIN} is {@code admin}
+ * unless named). A token's
  * principal is {@code jwt:<issuer>|<subject>}, which no Basic user name (no colon) can equal.
  */
 final class TokenRules implements OAuth2TokenValidator<Jwt> {
@@ -37,13 +37,18 @@ final class TokenRules implements OAuth2TokenValidator<Jwt> {
         this.clock = clock;
     }
 
-    /** Refuses to start with bearer tokens on and nothing to check them against. */
+    /** Refuses to start with bearer tokens on and nothing to check them against, or no role they could grant. */
     void requireConfigured() {
         if (isBlank(settings.issuer()) || isBlank(settings.audience())) {
             throw new IllegalStateException("JWT authentication is on (spring.security.oauth2.resourceserver.jwt.*) but "
                     + "dlqdesk.security.jwt.issuer and dlqdesk.security.jwt.audience are not both set: without them a token "
                     + "issued for another application would be trusted here. Set them to your identity provider's issuer and "
                     + "this service's audience.");
+        }
+        if (settings.roles().values().stream().allMatch(List::isEmpty)) {
+            throw new IllegalStateException("JWT authentication is on but dlqdesk.security.jwt.roles maps no role-claim value to a role: "
+                    + "no token could do anything. Name, for each role, the exact claim values that grant it, e.g. "
+                    + "dlqdesk.security.jwt.roles.VIEWER[0]=dlqdesk-viewer.");
         }
     }
 
@@ -89,20 +94,17 @@ final class TokenRules implements OAuth2TokenValidator<Jwt> {
         return new JwtAuthenticationToken(token, roles(token.getClaim(roleClaim)), "jwt:" + token.getClaimAsString("iss") + "|" + token.getSubject());
     }
 
-    /** Names equal to prefix + a role's name, in lower or upper case exactly; anything else grants nothing. */
+    /** The roles whose configured claim values include one of the claim's values exactly; anything else grants nothing. */
     Collection<GrantedAuthority> roles(Object claim) {
         if (!(claim instanceof Collection<?> values)) {
             return List.of();
         }
         List<GrantedAuthority> roles = new ArrayList<>();
-        for (Object value : values) {
-            for (Role role : Role.values()) {
-                if (value instanceof String name && (name.equals(settings.rolePrefix() + role.name())
-                        || name.equals(settings.rolePrefix() + role.name().toLowerCase(Locale.ROOT)))) {
-                    roles.add(new SimpleGrantedAuthority("ROLE_" + role.name()));
-                }
+        settings.roles().forEach((role, granting) -> {
+            if (values.stream().anyMatch(value -> value instanceof String name && granting.contains(name))) {
+                roles.add(new SimpleGrantedAuthority("ROLE_" + role.name()));
             }
-        }
+        });
         return roles;
     }
 

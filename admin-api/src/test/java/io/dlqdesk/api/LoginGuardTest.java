@@ -29,7 +29,8 @@ class LoginGuardTest {
             return now;
         }
     };
-    private final LoginGuard guard = new LoginGuard(new SecurityProperties.Logins(3, 5, Duration.ofMinutes(1), 2, Duration.ofMillis(10), 0), clock);
+    private final LoginGuard guard = new LoginGuard(new SecurityProperties.Logins(3, 5, Duration.ofMinutes(1), 2, 1, Duration.ofMillis(10), 0),
+            name -> name.equals("alice") || name.equals("admin"), clock);
 
     @Test
     void aUserIsRefusedAfterItsFailuresUntilTheWindowEnds() {
@@ -53,31 +54,58 @@ class LoginGuardTest {
         assertThat(guard.blockedFor("someone-new", "10.0.0.2")).isEmpty();
     }
 
+    /** Spring Security finds {@code Admin} as {@code admin}: every spelling that reaches one user is one count. */
+    @Test
+    void oneUserIsOneCountWhateverItsCaseSpacesOrCompatibilityForm() {
+        guard.failed("Admin", "10.0.0.1");
+        guard.failed("admin ", "10.0.0.2");
+        assertThat(guard.blockedFor("admin", "10.0.0.9")).isEmpty();
+        guard.failed("\uFF21\uFF24\uFF2D\uFF29\uFF2E", "10.0.0.3"); // fullwidth ADMIN
+        assertThat(guard.blockedFor("ADMIN", "10.0.0.9")).as("three failures of one user").isPresent();
+        assertThat(guard.blockedFor(" aDmIn\t", "10.0.0.9")).isPresent();
+        assertThat(guard.blockedFor("admin2", "10.0.0.9")).as("another user").isEmpty();
+        assertThat(guard.blockedFor("adm in", "10.0.0.9")).as("a space inside is another name").isEmpty();
+    }
+
     @Test
     void passwordChecksAreBoundedAndAReleasedPermitIsReusable() throws Exception {
-        assertThat(guard.tryAcquireCheck()).isTrue();
-        assertThat(guard.tryAcquireCheck()).isTrue();
-        assertThat(guard.tryAcquireCheck()).as("a third check at once, with no request allowed to wait").isFalse();
-        guard.releaseCheck();
-        assertThat(guard.tryAcquireCheck()).isTrue();
+        LoginGuard.Permit first = guard.tryAcquireCheck("alice").orElseThrow();
+        assertThat(guard.tryAcquireCheck("alice")).isPresent();
+        assertThat(guard.tryAcquireCheck("alice")).as("a third check at once, with no request allowed to wait").isEmpty();
+        first.release();
+        first.release(); // a second release gives nothing back twice
+        assertThat(guard.tryAcquireCheck("alice")).isPresent();
+        assertThat(guard.tryAcquireCheck("alice")).as("one permit was given back, once").isEmpty();
+    }
+
+    /** Random user names (no such user) have their own permits: a flood of them leaves the known users' checks free. */
+    @Test
+    void unknownUserNamesCannotTakeTheKnownUsersChecks() throws Exception {
+        LoginGuard.Permit unknown = guard.tryAcquireCheck("x7f3").orElseThrow();
+        assertThat(guard.tryAcquireCheck("zz-" + System.nanoTime())).as("the unknown names' only permit is taken").isEmpty();
+        assertThat(guard.tryAcquireCheck("Alice")).as("a known user still gets a check").isPresent();
+        assertThat(guard.tryAcquireCheck("admin")).isPresent();
+        unknown.release();
+        assertThat(guard.tryAcquireCheck("zz-1")).isPresent();
     }
 
     @Test
     void aBoundedNumberOfRequestsWaitForACheckAndTheNextIsRefusedWithoutWaiting() throws Exception {
-        LoginGuard oneWaits = new LoginGuard(new SecurityProperties.Logins(3, 5, Duration.ofMinutes(1), 1, Duration.ofSeconds(5), 1), clock);
-        assertThat(oneWaits.tryAcquireCheck()).isTrue();
+        LoginGuard oneWaits = new LoginGuard(new SecurityProperties.Logins(3, 5, Duration.ofMinutes(1), 1, 1, Duration.ofSeconds(5), 1),
+                name -> true, clock);
+        LoginGuard.Permit held = oneWaits.tryAcquireCheck("alice").orElseThrow();
         java.util.concurrent.CompletableFuture<Boolean> waiter = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
-                return oneWaits.tryAcquireCheck();
+                return oneWaits.tryAcquireCheck("alice").isPresent();
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         });
         await(() -> oneWaits.waitingForPermit() == 1);
         long start = System.nanoTime();
-        assertThat(oneWaits.tryAcquireCheck()).as("a second waiter").isFalse();
+        assertThat(oneWaits.tryAcquireCheck("alice")).as("a second waiter").isEmpty();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
-        oneWaits.releaseCheck();
+        held.release();
         assertThat(waiter.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("the waiter got the released permit").isTrue();
     }
 

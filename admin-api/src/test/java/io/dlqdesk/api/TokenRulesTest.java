@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,11 +18,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TokenRulesTest {
 
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
-    private final TokenRules rules = rules("");
+    private final TokenRules rules = rules(Map.of(Role.ADMIN, List.of("admin"), Role.VIEWER, List.of("VIEWER"),
+            Role.DEPLOYER, List.of("deployer", "ci:deployer")));
 
-    private static TokenRules rules(String prefix) {
+    private static TokenRules rules(Map<Role, List<String>> roles) {
         return new TokenRules(new SecurityProperties(List.of(), "roles",
-                new SecurityProperties.Jwt("https://idp/", "desk", Duration.ofHours(1), Duration.ofSeconds(60), prefix), List.of(), null),
+                new SecurityProperties.Jwt("https://idp/", "desk", Duration.ofHours(1), Duration.ofSeconds(60), roles), List.of(), null, List.of(), false),
                 Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
@@ -60,16 +62,16 @@ class TokenRulesTest {
     @Test
     void roleNamesMatchExactlyAndAHomoglyphGrantsNothing() {
         assertThat(names(rules.roles(List.of("admin")))).containsExactly("ROLE_ADMIN");
-        assertThat(names(rules.roles(List.of("VIEWER", "deployer")))).containsExactly("ROLE_VIEWER", "ROLE_DEPLOYER");
+        assertThat(names(rules.roles(List.of("VIEWER", "deployer")))).containsExactlyInAnyOrder("ROLE_VIEWER", "ROLE_DEPLOYER");
         assertThat(rules.roles(List.of("admın", "ADMİN", "Admin", " admin", "janitor"))).isEmpty();
         assertThat(rules.roles("admin")).isEmpty();
     }
 
+    /** Only what the mapping names: a role's own name in another case, or with Spring's prefix, grants nothing. */
     @Test
-    void aRolePrefixIsRequiredWhenConfigured() {
-        TokenRules namespaced = rules("dlqdesk:");
-        assertThat(names(namespaced.roles(List.of("dlqdesk:operator")))).containsExactly("ROLE_OPERATOR");
-        assertThat(namespaced.roles(List.of("operator", "other:operator"))).isEmpty();
+    void onlyTheConfiguredClaimValuesGrantARole() {
+        assertThat(names(rules.roles(List.of("ci:deployer")))).containsExactly("ROLE_DEPLOYER");
+        assertThat(rules.roles(List.of("ROLE_ADMIN", "ADMIN", "viewer", "operator", "OPERATOR", "deployer:ci"))).isEmpty();
     }
 
     @Test
@@ -80,9 +82,17 @@ class TokenRulesTest {
     @Test
     void withoutIssuerOrAudienceConfiguredItRefusesToStart() {
         TokenRules unset = new TokenRules(new SecurityProperties(List.of(), "roles",
-                new SecurityProperties.Jwt(null, "desk", Duration.ofHours(1), Duration.ofSeconds(60), ""), List.of(), null), Clock.systemUTC());
+                new SecurityProperties.Jwt(null, "desk", Duration.ofHours(1), Duration.ofSeconds(60), Map.of(Role.VIEWER, List.of("v"))),
+                List.of(), null, List.of(), false), Clock.systemUTC());
         assertThatThrownBy(unset::requireConfigured).hasMessageContaining("dlqdesk.security.jwt.issuer and dlqdesk.security.jwt.audience");
         rules.requireConfigured();
+    }
+
+    @Test
+    void withoutARoleMappingItRefusesToStart() {
+        assertThatThrownBy(rules(Map.of())::requireConfigured).hasMessageContaining("dlqdesk.security.jwt.roles maps no role-claim value");
+        assertThatThrownBy(rules(Map.of(Role.ADMIN, List.of()))::requireConfigured).hasMessageContaining("dlqdesk.security.jwt.roles");
+        rules(Map.of(Role.VIEWER, List.of("reader"))).requireConfigured();
     }
 
     private static List<String> names(java.util.Collection<GrantedAuthority> authorities) {

@@ -59,12 +59,16 @@ class JwtSecurityIT {
         publicKey = Files.createTempFile("dlqdesk-jwt", ".pem");
         Files.writeString(publicKey, "-----BEGIN PUBLIC KEY-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(keys.getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n");
-        app = RunningApp.start(database, broker, Map.of(
-                "spring.security.oauth2.resourceserver.jwt.public-key-location", publicKey.toUri().toString(),
-                "dlqdesk.security.jwt-role-claim", "dlq_roles",
-                "dlqdesk.security.jwt.issuer", ISSUER,
-                "dlqdesk.security.jwt.audience", AUDIENCE,
-                "dlqdesk.events-topic", "it-jwt-" + System.nanoTime()));
+        app = RunningApp.start(database, broker, Map.ofEntries(
+                Map.entry("spring.security.oauth2.resourceserver.jwt.public-key-location", publicKey.toUri().toString()),
+                Map.entry("dlqdesk.security.jwt-role-claim", "dlq_roles"),
+                Map.entry("dlqdesk.security.jwt.issuer", ISSUER),
+                Map.entry("dlqdesk.security.jwt.audience", AUDIENCE),
+                Map.entry("dlqdesk.security.jwt.roles.VIEWER[0]", "viewer"),
+                Map.entry("dlqdesk.security.jwt.roles.OPERATOR[0]", "operator"),
+                Map.entry("dlqdesk.security.jwt.roles.ADMIN[0]", "admin"),
+                Map.entry("dlqdesk.security.jwt.roles.DEPLOYER[0]", "deployer"),
+                Map.entry("dlqdesk.events-topic", "it-jwt-" + System.nanoTime())));
     }
 
     @AfterAll
@@ -133,6 +137,27 @@ class JwtSecurityIT {
         assertThat(homoglyph.statusCode()).isEqualTo(403);
         assertThat(homoglyph.body()).contains("urn:dlqdesk:problem:forbidden");
         assertThat(get("/actuator/info", token("mallory", claims -> claims.claim("dlq_roles", List.of("admin")))).statusCode()).isEqualTo(200);
+    }
+
+    /** Only the configured claim values grant a role: Spring's ROLE_ prefix or another case is not a way in. */
+    @Test
+    void anUnmappedSpellingOfARoleGrantsNothing() throws Exception {
+        for (String spelling : List.of("ROLE_ADMIN", "ADMIN", "Admin", "role_admin")) {
+            assertThat(get("/actuator/info", token("mallory", claims -> claims.claim("dlq_roles", List.of(spelling)))).statusCode())
+                    .as(spelling).isEqualTo(403);
+        }
+        assertThat(get("/actuator/info", token("mallory", claims -> claims.claim("dlq_roles", List.of("ROLE_ADMIN", "admin")))).statusCode())
+                .as("the mapped value").isEqualTo(200);
+    }
+
+    @Test
+    void bearerTokensWithoutARoleMappingStopTheServiceAtStartUp(TestDatabase database, KafkaBroker broker) {
+        assertThatThrownBy(() -> RunningApp.start(database, broker, Map.of(
+                "spring.security.oauth2.resourceserver.jwt.public-key-location", publicKey.toUri().toString(),
+                "dlqdesk.security.jwt.issuer", ISSUER,
+                "dlqdesk.security.jwt.audience", AUDIENCE,
+                "dlqdesk.events-topic", "it-jwt-unmapped-" + System.nanoTime())).close())
+                .hasStackTraceContaining("dlqdesk.security.jwt.roles maps no role-claim value to a role");
     }
 
     /** A token's subject "admin" is not the Basic user admin in the audit trail. */

@@ -41,12 +41,14 @@ import static org.awaitility.Awaitility.await;
 class SecurityAbuseIT {
 
     private static final int BURST = 210;
+    private static final String DEPLOYER_TOKEN = "dlqdesk_" + "5e".repeat(32);
+    private static final String METRICS_TOKEN = "dlqdesk_" + "a7".repeat(32);
     private static ConfigurableApplicationContext app;
 
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) {
         long nonce = System.nanoTime();
-        app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-abuse-" + nonce,
+        Map<String, Object> settings = new java.util.HashMap<>(Map.of("dlqdesk.events-topic", "it-abuse-" + nonce,
                 "dlqdesk.ingest.topic-pattern", "it-abuse-" + nonce + "-none\\.dlq",
                 "dlqdesk.rollback.allow-no-dlq-topics", "true",
                 "dlqdesk.rollback.observation-interval", "2s",
@@ -57,6 +59,22 @@ class SecurityAbuseIT {
                 "dlqdesk.security.logins.max-failures-per-user", "5",
                 "dlqdesk.security.logins.max-failures-per-address", "1000",
                 "dlqdesk.security.logins.window", "5s"));
+        settings.putAll(Map.of("dlqdesk.security.service-tokens[0].name", "ci-rollback",
+                "dlqdesk.security.service-tokens[0].sha256", sha256(DEPLOYER_TOKEN),
+                "dlqdesk.security.service-tokens[0].roles", "DEPLOYER",
+                "dlqdesk.security.service-tokens[1].name", "prometheus",
+                "dlqdesk.security.service-tokens[1].sha256", sha256(METRICS_TOKEN),
+                "dlqdesk.security.service-tokens[1].roles", "METRICS"));
+        app = RunningApp.start(database, broker, settings);
+    }
+
+    /** What an operator configures: the token's SHA-256 in lower-case hex (e.g. {@code printf %s "$TOKEN" | sha256sum}). */
+    private static String sha256(String token) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @AfterAll
@@ -147,14 +165,31 @@ class SecurityAbuseIT {
         assertThat(RunningApp.post(app, unknown, "operator", "{\"reason\":\"a\"}").statusCode()).as("read, then no such incident").isEqualTo(404);
     }
 
-    /** Behind a TLS proxy (X-Forwarded-Proto from a trusted address) the answer carries HSTS; over plain HTTP it does not. */
+    /**
+     * No proxy is configured (the shipped default): a client's own X-Forwarded-For cannot give it a new address for the
+     * throttle at every request, nor X-Forwarded-Proto make plain HTTP count as TLS. SecurityIT has the configured proxy.
+     */
     @Test
-    void strictTransportSecurityIsSentWhenTheRequestCameOverTls() throws Exception {
-        HttpRequest.Builder behindProxy = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port")
-                + "/actuator/health/liveness")).header("X-Forwarded-Proto", "https");
-        HttpResponse<String> tls = HttpClient.newHttpClient().send(behindProxy.build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(tls.headers().firstValue("Strict-Transport-Security")).hasValueSatisfying(value -> assertThat(value).contains("max-age="));
-        assertThat(RunningApp.get(app, "/actuator/health/liveness").headers().firstValue("Strict-Transport-Security")).isEmpty();
+    void forwardedHeadersFromAPeerThatIsNoConfiguredProxyAreIgnored() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.dlqdesk.api.LoginThrottle");
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            for (int i = 1; i <= 3; i++) {
+                HttpRequest forged = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port")
+                                + "/api/v1/incidents"))
+                        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(("forwarder:wrong").getBytes(StandardCharsets.UTF_8)))
+                        .header("X-Forwarded-For", "203.0.113." + i).header("X-Forwarded-Proto", "https").build();
+                HttpResponse<String> answer = HttpClient.newHttpClient().send(forged, HttpResponse.BodyHandlers.ofString());
+                assertThat(answer.statusCode()).isEqualTo(401);
+                assertThat(answer.headers().firstValue("Strict-Transport-Security")).as("plain HTTP, whatever the header says").isEmpty();
+            }
+            assertThat(LoggedEvents.snapshot(logged)).filteredOn(event -> event.getFormattedMessage().startsWith("failed login for user 'forwarder'"))
+                    .hasSize(3).allSatisfy(event -> assertThat(event.getFormattedMessage()).contains("from 127.0.0.1").doesNotContain("203.0.113"));
+        } finally {
+            logger.detachAppender(logged);
+        }
     }
 
     /** Wrong passwords for one user: each failure logged in one line and counted, then 429 before any hash is checked. */
@@ -189,6 +224,123 @@ class SecurityAbuseIT {
         } finally {
             logger.detachAppender(logged);
         }
+    }
+
+    /** {@code Metrics}, {@code metrics }, {@code METRICS} and the fullwidth form reach one user: their failures are one count. */
+    @Test
+    void aUserIsThrottledAsOneWhateverTheSpellingOfItsName() throws Exception {
+        List<String> spellings = List.of("Metrics", "metrics ", "METRICS", "\uFF4D\uFF45\uFF54\uFF52\uFF49\uFF43\uFF53", " metrics");
+        for (String spelling : spellings) {
+            assertThat(RunningApp.get(app, "/actuator/prometheus", spelling, "wrong").statusCode()).as(spelling).isEqualTo(401);
+        }
+        assertThat(RunningApp.get(app, "/actuator/prometheus", "metrics", RunningApp.PASSWORD).statusCode())
+                .as("five failures of the one user 'metrics'").isEqualTo(429);
+        assertThat(RunningApp.get(app, "/api/v1/incidents", "operator", RunningApp.PASSWORD).statusCode()).as("another user").isEqualTo(200);
+        await().atMost(Duration.ofSeconds(15)).until(() ->
+                RunningApp.get(app, "/actuator/prometheus", "metrics", RunningApp.PASSWORD).statusCode() == 200);
+    }
+
+    /**
+     * Invented user names from many connections at once (each costs a dummy bcrypt check) while a real user reads and the
+     * pipeline's and Prometheus's service tokens call: the invented names wait or get 429 among themselves.
+     */
+    @Test
+    void aFloodOfInventedUserNamesLeavesTheRealUsersAndTheServiceTokensAlone() throws Exception {
+        AtomicBoolean flooding = new AtomicBoolean(true);
+        List<Integer> floodStatuses = new CopyOnWriteArrayList<>();
+        List<Thread> flooders = new ArrayList<>();
+        for (int t = 0; t < 48; t++) {
+            Thread flooder = new Thread(() -> {
+                HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                while (flooding.get()) {
+                    String ghost = "ghost-" + java.util.UUID.randomUUID();
+                    try {
+                        floodStatuses.add(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + app.getEnvironment().getProperty("local.server.port") + "/api/v1/incidents"))
+                                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString((ghost + ":x").getBytes(StandardCharsets.UTF_8)))
+                                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+                    } catch (Exception e) {
+                        floodStatuses.add(-1);
+                    }
+                }
+            });
+            flooder.start();
+            flooders.add(flooder);
+        }
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> floodStatuses.contains(429));
+            List<Integer> viewer = new ArrayList<>();
+            List<Integer> scrapes = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                viewer.add(RunningApp.get(app, "/api/v1/incidents", "viewer", RunningApp.PASSWORD).statusCode());
+                scrapes.add(RunningApp.get(app, "/actuator/prometheus", "Bearer " + METRICS_TOKEN).statusCode());
+            }
+            int check = RunningApp.get(app, "/api/v1/rollback-readiness", "Bearer " + DEPLOYER_TOKEN).statusCode();
+            assertThat(viewer).as("the real user during the flood").containsOnly(200);
+            assertThat(scrapes).as("the scraper's token during the flood").containsOnly(200);
+            assertThat(check).as("the pipeline's token during the flood gets a verdict").isIn(200, 409, 503);
+        } finally {
+            flooding.set(false);
+            for (Thread flooder : flooders) {
+                flooder.join(60_000);
+            }
+        }
+        assertThat(floodStatuses).as("invented names are refused: 401 after a check, 429 when their checks are busy")
+                .isNotEmpty().containsOnly(401, 429);
+    }
+
+    /** A service token has its one role: the pipeline's reads rollback readiness, the scraper's the metrics, neither anything else. */
+    @Test
+    void aServiceTokenReadsWhatItsRoleAllowsAndNothingElse() throws Exception {
+        assertThat(RunningApp.get(app, "/api/v1/rollback-readiness", "Bearer " + DEPLOYER_TOKEN).statusCode()).isIn(200, 409, 503);
+        assertThat(RunningApp.get(app, "/api/v1/incidents", "Bearer " + DEPLOYER_TOKEN).statusCode()).isEqualTo(403);
+        assertThat(RunningApp.get(app, "/actuator/prometheus", "Bearer " + DEPLOYER_TOKEN).statusCode()).isEqualTo(403);
+        assertThat(RunningApp.get(app, "/actuator/prometheus", "Bearer " + METRICS_TOKEN).statusCode()).isEqualTo(200);
+        assertThat(RunningApp.get(app, "/api/v1/rollback-readiness", "Bearer " + METRICS_TOKEN).statusCode()).isEqualTo(403);
+        HttpResponse<String> unknown = RunningApp.get(app, "/actuator/prometheus", "Bearer dlqdesk_" + "00".repeat(32));
+        assertThat(unknown.statusCode()).isEqualTo(401);
+        assertThat(unknown.body()).contains("urn:dlqdesk:problem:unauthenticated", "not known here");
+        HttpResponse<String> hashAsToken = RunningApp.get(app, "/actuator/prometheus", "Bearer dlqdesk_" + sha256(METRICS_TOKEN));
+        assertThat(hashAsToken.statusCode()).as("the configured hash is no token").isEqualTo(401);
+    }
+
+    /** Bytes are refused before they are read (413), with or without a Content-Length; a body within them is read. */
+    @Test
+    void aCommandBodyBeyondItsBytesIsA413AndOneWithinThemIsRead() throws Exception {
+        String unknown = "/api/v1/incidents/" + IncidentId.of(new FailureKey("limits-" + System.nanoTime(), 0, 0, "g")).value() + "/acknowledge";
+        String big = "{\"reason\":\"" + "r".repeat(100_000) + "\"}";
+        HttpResponse<String> declared = RunningApp.post(app, unknown, "operator", big);
+        assertThat(declared.statusCode()).isEqualTo(413);
+        assertThat(declared.body()).contains("urn:dlqdesk:problem:too-large", "at most 16384");
+        HttpResponse<String> chunked = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + app.getEnvironment().getProperty("local.server.port") + unknown))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(("operator:" + RunningApp.PASSWORD).getBytes(StandardCharsets.UTF_8)))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8)))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).as("no Content-Length: stopped while read").isEqualTo(413);
+        assertThat(chunked.body()).contains("urn:dlqdesk:problem:too-large");
+        assertThat(RunningApp.post(app, unknown, "operator", "{\"reason\":\"" + "r".repeat(1_500) + "\"}").statusCode())
+                .as("read, then no such incident").isEqualTo(404);
+    }
+
+    /** Within its bytes, a body still has bounded fields: a bounded number of tokens and none unknown (nesting: RequestLimitsTest). */
+    @Test
+    void aBodyWithTooManyTokensOrAnUnknownFieldIsA400ThatNamesIt() throws Exception {
+        String unknown = "/api/v1/incidents/" + IncidentId.of(new FailureKey("fields-" + System.nanoTime(), 0, 0, "g")).value() + "/acknowledge";
+        HttpResponse<String> misspelt = RunningApp.post(app, unknown, "operator", "{\"reason\":\"a\",\"reson\":\"b\"}");
+        assertThat(misspelt.statusCode()).isEqualTo(400);
+        assertThat(misspelt.body()).contains("urn:dlqdesk:problem:invalid-input", "'reson'");
+        // 600 KB of one-letter ids: within a job's bytes, beyond its tokens
+        String manyTokens = "{\"reason\":\"r\",\"incidentIds\":[" + "\"a\",".repeat(150_000) + "\"a\"]}";
+        HttpResponse<String> tokens = RunningApp.post(app, "/api/v1/replay-jobs", "operator", manyTokens);
+        assertThat(tokens.statusCode()).isEqualTo(400);
+        assertThat(tokens.body()).contains("urn:dlqdesk:problem:invalid-input", "Token count");
+        HttpResponse<String> fewTokens = RunningApp.post(app, "/api/v1/replay-jobs", "operator",
+                "{\"reason\":\"r\",\"dryRun\":true,\"incidentIds\":[" + "\"a\",".repeat(1_000) + "\"a\"]}");
+        assertThat(fewTokens.body()).as("read: the ids themselves are what is wrong").doesNotContain("Token count", "too-large")
+                .contains("urn:dlqdesk:problem:invalid-input");
+        assertThat(RunningApp.post(app, unknown, "operator", "{\"reason\":\"a\"}").statusCode()).as("read, then no such incident").isEqualTo(404);
     }
 
     private static CompletableFuture<Timed> timedAsync(HttpClient client, String path, String user) {

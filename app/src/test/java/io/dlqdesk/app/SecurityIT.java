@@ -1,6 +1,9 @@
 package io.dlqdesk.app;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.LoggedEvents;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -8,8 +11,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,7 +39,9 @@ class SecurityIT {
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) {
         app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-security-" + NONCE,
-                "dlqdesk.ingest.topic-pattern", "it-security-" + NONCE + "-.*\\.dlq"));
+                "dlqdesk.ingest.topic-pattern", "it-security-" + NONCE + "-.*\\.dlq",
+                // this test's client plays the TLS-terminating proxy
+                "server.tomcat.remoteip.internal-proxies", "127\\.0\\.0\\.1"));
     }
 
     @AfterAll
@@ -105,6 +114,28 @@ class SecurityIT {
         assertThat(viewer.statusCode()).isEqualTo(403);
         assertThat(viewer.body()).contains("\"type\":\"urn:dlqdesk:problem:forbidden\"");
         assertThat(RunningApp.get(app, "/actuator/info", "admin", RunningApp.PASSWORD).statusCode()).isEqualTo(200);
+    }
+
+    /** Behind the configured proxy, X-Forwarded-Proto says the request came over TLS (HSTS is sent) and X-Forwarded-For whose it is. */
+    @Test
+    void aConfiguredProxysForwardedSchemeAndAddressAreHonoured() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.dlqdesk.api.LoginThrottle");
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            HttpRequest behindProxy = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port")
+                            + READ_ENDPOINT)).header("X-Forwarded-Proto", "https").header("X-Forwarded-For", "198.51.100.23")
+                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("proxied:wrong".getBytes(StandardCharsets.UTF_8))).build();
+            HttpResponse<String> tls = HttpClient.newHttpClient().send(behindProxy, HttpResponse.BodyHandlers.ofString());
+            assertThat(tls.statusCode()).isEqualTo(401);
+            assertThat(tls.headers().firstValue("Strict-Transport-Security")).hasValueSatisfying(value -> assertThat(value).contains("max-age="));
+            assertThat(RunningApp.get(app, "/actuator/health/liveness").headers().firstValue("Strict-Transport-Security")).isEmpty();
+            assertThat(LoggedEvents.snapshot(logged)).filteredOn(event -> event.getFormattedMessage().startsWith("failed login for user 'proxied'"))
+                    .singleElement().satisfies(event -> assertThat(event.getFormattedMessage()).contains("from 198.51.100.23"));
+        } finally {
+            logger.detachAppender(logged);
+        }
     }
 
     @Test
