@@ -115,6 +115,8 @@ class WebhookNotificationsIT {
         // short, so the failing receiver's notifications are given up within the test (the others are delivered well before)
         settings.put("dlqdesk.notifications.retry-window", "10s");
         settings.put("dlqdesk.notifications.ingest-check-interval", "300ms");
+        // every notification on its own here (a test sends 100 new groups): the rate limit is NotificationStormIT's
+        settings.put("dlqdesk.notifications.rate-limit", 10_000);
         settings.put("dlqdesk.ingest.readiness-timeout", "3s");
         settings.put("dlqdesk.replay.poll-interval", "200ms");
         List<Receiver> receivers = List.of(fast, down, failing, slow, chat);
@@ -173,6 +175,9 @@ class WebhookNotificationsIT {
         assertThat(slack.path("blocks").get(0).path("text").path("type").asText()).isEqualTo("mrkdwn");
         assertThat(slack.path("blocks").get(0).path("text").path("text").asText()).contains("<" + CONSOLE + "/console/incidents/" + incident + "|");
         assertThat(chat.received(oursInSlack).get(0).header("X-DlqDesk-Signature")).as("no secret, no signature").isNull();
+        // the record's text reaches Slack inert: the normalised "<n>" is no Slack control sequence, in the blocks nor in the fallback text
+        assertThat(slack.path("text").asText()).doesNotContain("<n>").contains("&lt;n&gt;");
+        assertThat(slack.path("blocks").toString()).doesNotContain("<n>");
 
         // the failing receiver fails at the same time (it is tried once per backoff, its pending notifications in turn) and held none of this back
         assertThat(status("failing", body.path("id").asText())).isEqualTo("PENDING");

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * {@code dlqdesk.notifications.*}: the webhooks and how deliveries to them are retried. Defaults are the shipped ones
+ * {@code dlqdesk.notifications.*}: the webhooks, how deliveries to them are retried, and how many are sent one by one. Defaults are the shipped ones
  * (listed in docs/configuration.md). Each receiver is known by its {@code name}: its deliveries are rows under that name, so a
  * changed URL or secret applies to what is still pending.
  */
@@ -35,6 +35,10 @@ public record NotificationProperties(
         @NotNull @DefaultValue("7d") Duration keepDecided,
         /* how often each instance looks at its ingest readiness for ingest-stalled / ingest-recovered */
         @NotNull @DefaultValue("5s") Duration ingestCheckInterval,
+        /* per receiver and event: at most this many notifications per rate-window are sent one by one, the rest are held
+           and sent as one message with their count when the window ends */
+        @DefaultValue("5") int rateLimit,
+        @NotNull @DefaultValue("5m") Duration rateWindow,
         @Valid @DefaultValue({}) List<Webhook> webhooks) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
@@ -44,7 +48,11 @@ public record NotificationProperties(
         if (consoleBaseUrl != null) {
             requireHttp(consoleBaseUrl, "dlqdesk.notifications.console-base-url");
         }
-        for (Duration positive : new Duration[] {pollInterval, initialBackoff, maxBackoff, retryWindow, keepDecided, ingestCheckInterval}) {
+        if (rateLimit < 1) {
+            throw new IllegalArgumentException("dlqdesk.notifications.rate-limit must be at least 1 (a large one sends every notification on its own), was "
+                    + rateLimit);
+        }
+        for (Duration positive : new Duration[] {pollInterval, initialBackoff, maxBackoff, retryWindow, keepDecided, ingestCheckInterval, rateWindow}) {
             if (positive != null && (positive.isZero() || positive.isNegative())) {
                 throw new IllegalArgumentException("dlqdesk.notifications durations must be positive, was " + positive);
             }

@@ -3,6 +3,7 @@ package io.dlqdesk.notifications;
 import io.dlqdesk.domain.api.Ledger;
 import io.dlqdesk.notifications.delivery.Deliveries;
 import io.dlqdesk.notifications.delivery.NotificationMetrics;
+import io.dlqdesk.notifications.delivery.RateLimit;
 import io.dlqdesk.notifications.delivery.WebhookBody;
 import io.dlqdesk.notifications.delivery.WebhookSenders;
 import io.dlqdesk.notifications.source.IncidentNotifications;
@@ -29,7 +30,8 @@ public class NotificationsConfiguration {
         // the claim locks the row it returns and no gap: a claim never waits for rows being inserted
         TransactionTemplate readCommitted = new TransactionTemplate(transactionManager);
         readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        return new Deliveries(jdbc, readCommitted, properties.webhooks(), new WebhookBody(properties.consoleBaseUrl(), ledger.name()));
+        return new Deliveries(jdbc, readCommitted, properties.webhooks(), new WebhookBody(properties.consoleBaseUrl(), ledger.name()),
+                new RateLimit(properties.rateLimit(), properties.rateWindow()));
     }
 
     @Bean

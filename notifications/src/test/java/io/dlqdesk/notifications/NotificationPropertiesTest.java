@@ -3,10 +3,13 @@ package io.dlqdesk.notifications;
 import io.dlqdesk.notifications.NotificationProperties.Preset;
 import io.dlqdesk.notifications.NotificationProperties.Webhook;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,8 +23,35 @@ class NotificationPropertiesTest {
     }
 
     private static NotificationProperties with(Webhook... webhooks) {
+        return rateLimited(5, Duration.ofMinutes(5), webhooks);
+    }
+
+    private static NotificationProperties rateLimited(int limit, Duration window, Webhook... webhooks) {
         return new NotificationProperties(null, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofHours(24),
-                Duration.ofDays(7), Duration.ofSeconds(5), List.of(webhooks));
+                Duration.ofDays(7), Duration.ofSeconds(5), limit, window, List.of(webhooks));
+    }
+
+    /** As Spring binds it with nothing set: the shipped defaults. */
+    private static NotificationProperties bound(Map<String, String> settings) {
+        return new Binder(new MapConfigurationPropertySource(settings)).bindOrCreate("dlqdesk.notifications", NotificationProperties.class);
+    }
+
+    @Test
+    void unsetTheRateLimitSendsFiveNotificationsOfAnEventToAReceiverOneByOnePerFiveMinutes() {
+        NotificationProperties shipped = bound(Map.of());
+        assertThat(shipped.rateLimit()).isEqualTo(5);
+        assertThat(shipped.rateWindow()).isEqualTo(Duration.ofMinutes(5));
+        NotificationProperties set = bound(Map.of("dlqdesk.notifications.rate-limit", "40", "dlqdesk.notifications.rate-window", "1m"));
+        assertThat(set.rateLimit()).isEqualTo(40);
+        assertThat(set.rateWindow()).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void theRateLimitIsAtLeastOneAndTheWindowPositive() {
+        assertThatThrownBy(() -> rateLimited(0, Duration.ofMinutes(5))).hasMessageContaining("rate-limit");
+        assertThat(rateLimited(1, Duration.ofMinutes(5)).rateLimit()).isEqualTo(1);
+        assertThatThrownBy(() -> rateLimited(5, Duration.ZERO)).hasMessageContaining("positive");
+        assertThat(rateLimited(5, Duration.ofSeconds(1)).rateWindow()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test

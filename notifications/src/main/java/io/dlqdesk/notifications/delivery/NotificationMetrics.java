@@ -10,13 +10,15 @@ import java.util.Map;
 
 /**
  * Counters of the senders, per receiver (configured, so bounded), registered at start so every receiver's series
- * exists before its first delivery: {@code dlq.notifications.delivered}, {@code .failed_tries}, {@code .given_up}.
+ * exists before its first delivery: {@code dlq.notifications.delivered}, {@code .failed_tries}, {@code .given_up},
+ * {@code .coalesced}.
  */
 public final class NotificationMetrics {
 
     private final Map<String, Counter> delivered = new HashMap<>();
     private final Map<String, Counter> failedTries = new HashMap<>();
     private final Map<String, Counter> givenUp = new HashMap<>();
+    private final Map<String, Counter> coalesced = new HashMap<>();
 
     public NotificationMetrics(MeterRegistry meters, List<Webhook> webhooks) {
         for (Webhook webhook : webhooks) {
@@ -26,6 +28,8 @@ public final class NotificationMetrics {
                     .description("delivery tries that failed (no answer in time, connection refused, or not 2xx); retried with backoff unless the receiver refused the body (4xx but 408, 429)").register(meters));
             givenUp.put(webhook.name(), Counter.builder("dlq.notifications.given_up").tag("receiver", webhook.name())
                     .description("notifications given up: refused by the receiver (4xx but 408, 429) or failing past the retry window (each also logged at ERROR)").register(meters));
+            coalesced.put(webhook.name(), Counter.builder("dlq.notifications.coalesced").tag("receiver", webhook.name())
+                    .description("notifications over the receiver's rate limit: not sent one by one but counted in one message at their window's end").register(meters));
         }
     }
 
@@ -35,6 +39,10 @@ public final class NotificationMetrics {
 
     void failedTry(String receiver) {
         failedTries.get(receiver).increment();
+    }
+
+    void coalesced(String receiver, int notifications) {
+        coalesced.get(receiver).increment(notifications);
     }
 
     void gaveUp(String receiver) {

@@ -8,19 +8,30 @@ import io.dlqdesk.notifications.Notification;
 import io.dlqdesk.notifications.NotificationProperties.Preset;
 
 import java.net.URI;
+import java.util.Collection;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The JSON a receiver gets for a notification, by its preset: the desk's own document ({@code GENERIC}), a Slack
  * incoming-webhook message ({@code text} plus blocks), or a Teams workflow webhook message (an Adaptive Card). Every
  * preset carries the summary, the facts and, when a console base URL is configured and the notification is about an
- * incident, the link to it.
+ * incident, the link to it. In the chat presets every value from outside is made inert first ({@link ChatText}); the
+ * generic document carries values as they are, JSON-escaped, for programs to read.
  */
 public final class WebhookBody {
 
-    /** Slack allows at most 10 fields in a section. */
+    /** Slack allows at most 10 fields in a section, 3000 characters in its text and 2000 in a field's. */
     private static final int SLACK_MAX_FIELDS = 10;
-    private static final int SLACK_MAX_TEXT = 2000;
+    private static final int SLACK_MAX_SUMMARY = 2000;
+    private static final int SLACK_MAX_FACT = 500;
+    /** Teams takes a message of up to 28 KB: these keep a card well below it, whatever the record says. */
+    private static final int TEAMS_MAX_FACTS = 10;
+    private static final int TEAMS_MAX_SUMMARY = 2000;
+    private static final int TEAMS_MAX_FACT = 500;
+    /** What an incident id may hold in a link: it is put inside Slack's {@code <url|text>}. */
+    private static final Pattern LINKABLE_ID = Pattern.compile("[A-Za-z0-9-]{1,100}");
 
     private final ObjectMapper json = new ObjectMapper();
     private final URI consoleBaseUrl;
@@ -46,7 +57,7 @@ public final class WebhookBody {
 
     /** {@code <base>/console/incidents/<id>}, or null without a base URL or an incident. */
     public String consoleLink(Notification notification) {
-        if (consoleBaseUrl == null || notification.incidentId() == null) {
+        if (consoleBaseUrl == null || notification.incidentId() == null || !LINKABLE_ID.matcher(notification.incidentId()).matches()) {
             return null;
         }
         String base = consoleBaseUrl.toString();
@@ -73,18 +84,22 @@ public final class WebhookBody {
 
     private ObjectNode slack(Notification notification) {
         String link = consoleLink(notification);
-        String title = "*" + slackEscape(notification.event().title()) + "* (" + slackEscape(desk) + ")\n" + slackEscape(notification.summary());
+        String title = ChatText.slackEscape(notification.event().title());
+        String summary = ChatText.slackCode(notification.summary(), SLACK_MAX_SUMMARY);
         ObjectNode body = json.createObjectNode();
-        body.put("text", notification.event().title() + ": " + notification.summary() + (link == null ? "" : " " + link));
+        // the fallback shown in notifications: Slack reads it as mrkdwn too
+        body.put("text", title + ": " + summary + (link == null ? "" : " " + link));
         ArrayNode blocks = body.putArray("blocks");
         ObjectNode headline = blocks.addObject().put("type", "section");
-        headline.putObject("text").put("type", "mrkdwn").put("text", cut(title + (link == null ? "" : "\n<" + link + "|Open in the console>")));
+        headline.putObject("text").put("type", "mrkdwn").put("text", "*" + title + "* (" + ChatText.slackEscape(desk) + ")\n" + summary
+                + (link == null ? "" : "\n<" + link + "|Open in the console>"));
         ArrayNode fields = json.createArrayNode();
         for (Map.Entry<String, Object> fact : notification.facts().entrySet()) {
             if (fields.size() == SLACK_MAX_FIELDS) {
                 break;
             }
-            fields.addObject().put("type", "mrkdwn").put("text", cut("*" + slackEscape(fact.getKey()) + "*\n" + slackEscape(String.valueOf(fact.getValue()))));
+            fields.addObject().put("type", "mrkdwn").put("text", "*" + ChatText.slackEscape(fact.getKey()) + "*\n"
+                    + ChatText.slackCode(text(fact.getValue()), SLACK_MAX_FACT));
         }
         if (!fields.isEmpty()) {
             blocks.addObject().put("type", "section").set("fields", fields);
@@ -92,16 +107,28 @@ public final class WebhookBody {
         return body;
     }
 
+    /**
+     * Teams renders markdown in a {@code TextBlock} and in facts, and no markdown in a {@code RichTextBlock}'s
+     * {@code TextRun}s: our own title is a TextBlock, everything else (the desk's name, the summary, each fact) is TextRuns.
+     */
     private ObjectNode teams(Notification notification) {
         String link = consoleLink(notification);
         ObjectNode card = json.createObjectNode();
         card.put("$schema", "http://adaptivecards.io/schemas/adaptive-card.json").put("type", "AdaptiveCard").put("version", "1.4");
         ArrayNode items = card.putArray("body");
         items.addObject().put("type", "TextBlock").put("size", "Medium").put("weight", "Bolder").put("wrap", true)
-                .put("text", notification.event().title() + " (" + desk + ")");
-        items.addObject().put("type", "TextBlock").put("wrap", true).put("text", notification.summary());
-        ArrayNode facts = items.addObject().put("type", "FactSet").putArray("facts");
-        notification.facts().forEach((name, value) -> facts.addObject().put("title", name).put("value", String.valueOf(value)));
+                .put("text", notification.event().title());
+        richText(items).addObject().put("type", "TextRun").put("isSubtle", true).put("text", ChatText.teamsLiteral(desk, TEAMS_MAX_FACT));
+        richText(items).addObject().put("type", "TextRun").put("text", ChatText.teamsLiteral(notification.summary(), TEAMS_MAX_SUMMARY));
+        int shown = 0;
+        for (Map.Entry<String, Object> fact : notification.facts().entrySet()) {
+            if (shown++ == TEAMS_MAX_FACTS) {
+                break;
+            }
+            ArrayNode runs = richText(items);
+            runs.addObject().put("type", "TextRun").put("weight", "Bolder").put("text", ChatText.teamsLiteral(fact.getKey(), TEAMS_MAX_FACT));
+            runs.addObject().put("type", "TextRun").put("text", ": " + ChatText.teamsLiteral(text(fact.getValue()), TEAMS_MAX_FACT));
+        }
         if (link != null) {
             card.putArray("actions").addObject().put("type", "Action.OpenUrl").put("title", "Open in the console").put("url", link);
         }
@@ -114,12 +141,15 @@ public final class WebhookBody {
         return body;
     }
 
-    /** Slack's mrkdwn treats these three as control characters. */
-    private static String slackEscape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    private static ArrayNode richText(ArrayNode items) {
+        return items.addObject().put("type", "RichTextBlock").putArray("inlines");
     }
 
-    private static String cut(String text) {
-        return text.length() <= SLACK_MAX_TEXT ? text : text.substring(0, SLACK_MAX_TEXT - 1) + "…";
+    /** A fact's value as chat text: a list (a summary's first notifications) one item after the other. */
+    private static String text(Object value) {
+        if (value instanceof Collection<?> items) {
+            return items.stream().map(String::valueOf).collect(Collectors.joining(" · "));
+        }
+        return String.valueOf(value);
     }
 }

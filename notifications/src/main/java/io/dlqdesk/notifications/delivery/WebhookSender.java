@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * (Spring's {@link BackOff}, reset by the next success) and is recorded on its row, which goes behind the receiver's
  * other due rows; the first failed try after the retry window gives the row up, logged at ERROR and counted. A body the
  * receiver refuses (4xx but 408 and 429: no retry changes that answer) is given up at once, the same visible way. A try
- * cut short by shutdown is no try: its row is given back as it was. Everything here but the scheduler is owned by its thread.
+ * cut short by shutdown is no try: its row is given back as it was. Each round first turns the receiver's held
+ * notifications whose rate window ended into one message ({@link Deliveries#coalesceDue}). Everything here but the scheduler is owned by its thread.
  */
 final class WebhookSender {
 
@@ -101,6 +102,7 @@ final class WebhookSender {
 
     /** Sends due rows until none is due or one fails; returns how long to wait before the next round. */
     private Duration sendDue() {
+        coalesceDue();
         while (running) {
             Optional<Deliveries.Claimed> next = deliveries.claimNext(webhook.name(), lease);
             if (next.isEmpty()) {
@@ -145,6 +147,15 @@ final class WebhookSender {
             return wait;
         }
         return settings.pollInterval();
+    }
+
+    /** Held notifications whose rate window ended become one message, due now: counted once it is written. */
+    private void coalesceDue() {
+        int counted = deliveries.coalesceDue(webhook.name());
+        if (counted > 0) {
+            metrics.coalesced(webhook.name(), counted);
+            log.info("webhook {}: {} notifications over its rate limit are counted in one message", webhook.name(), counted);
+        }
     }
 
     private void giveUp(Deliveries.Claimed delivery, String error, String why) {

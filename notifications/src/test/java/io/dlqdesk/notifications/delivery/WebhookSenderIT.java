@@ -113,7 +113,9 @@ class WebhookSenderIT {
                 Set.of(NotificationEvent.values()), null, Duration.ofSeconds(5), Preset.GENERIC);
         TransactionTemplate readCommitted = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        deliveries = new Deliveries(jdbc, readCommitted, List.of(webhook), new WebhookBody(null, "desk"));
+        // a rate limit these tests never reach: they are about sending
+        deliveries = new Deliveries(jdbc, readCommitted, List.of(webhook), new WebhookBody(null, "desk"),
+                new RateLimit(1000, Duration.ofMinutes(5)));
         metrics = new NotificationMetrics(meters, List.of(webhook));
         log = new ListAppender<>();
         log.start();

@@ -8,6 +8,7 @@ import io.dlqdesk.notifications.NotificationProperties.Preset;
 import io.dlqdesk.notifications.NotificationProperties.Webhook;
 import io.dlqdesk.notifications.NotificationTables;
 import io.dlqdesk.notifications.delivery.Deliveries;
+import io.dlqdesk.notifications.delivery.RateLimit;
 import io.dlqdesk.notifications.delivery.WebhookBody;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -70,7 +71,9 @@ class IngestStallWatchIT {
         Webhook receiver = new Webhook("oncall", URI.create("http://127.0.0.1:9/hook"), Set.of(NotificationEvent.values()), null,
                 Duration.ofSeconds(5), Preset.GENERIC);
         transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        deliveries = new Deliveries(jdbc, transactions, List.of(receiver), new WebhookBody(null, "desk"));
+        // a rate limit these tests never reach: they are about sending
+        deliveries = new Deliveries(jdbc, transactions, List.of(receiver), new WebhookBody(null, "desk"),
+                new RateLimit(1000, Duration.ofMinutes(5)));
         a = watch("pod-a", aReadiness);
         b = watch("pod-b", new Readiness());
     }
