@@ -18,5 +18,6 @@ class ConsumerHeaderNamesTest {
         assertThat(ReplayHeaderNames.OWNER).isEqualTo(ReplayHeaders.OWNER);
         assertThat(ReplayHeaderNames.ROOT_INCIDENT_ID).isEqualTo(ReplayHeaders.ROOT_INCIDENT_ID);
         assertThat(ReplayHeaderNames.ATTEMPT).isEqualTo(ReplayHeaders.ATTEMPT);
+        assertThat(ReplayHeaderNames.SIGNATURE).isEqualTo(ReplayHeaders.SIGNATURE);
     }
 }

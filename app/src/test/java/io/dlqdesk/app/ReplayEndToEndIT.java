@@ -1,5 +1,8 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.consumer.Decision;
+import io.dlqdesk.consumer.ReplayKeys;
+import io.dlqdesk.consumer.TargetGroupFilter;
 import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.ReplayHeaders;
@@ -49,6 +52,7 @@ class ReplayEndToEndIT {
     private static final String ORDERS = Replays.ordersTopic(NONCE);
     private static final String GROUP = "orders-service";
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String SIGNING_SECRET = "an-example-secret-of-at-least-32-bytes";
 
     private static KafkaBroker broker;
     private static ConfigurableApplicationContext app;
@@ -65,7 +69,10 @@ class ReplayEndToEndIT {
                 // two failed tries end an attempt PUBLISH_FAILED: a mark that fails after the ack must never count as one
                 "dlqdesk.replay.max-tries", "2",
                 // and a mark that cannot be written within this is left for the next round, which sends again
-                "dlqdesk.replay.mark-sent-retry-for", "500ms"));
+                "dlqdesk.replay.mark-sent-retry-for", "500ms",
+                // the key the consumers of the topic hold too (dlq-desk-consumer)
+                "dlqdesk.replay.signing.active-key-id", "k1",
+                "dlqdesk.replay.signing.keys.k1", SIGNING_SECRET));
         orders = new OrdersService(broker, ORDERS, GROUP);
         orders.start();
         producer = IngestLedger.producer(broker, Map.of());
@@ -112,6 +119,8 @@ class ReplayEndToEndIT {
         assertThat(Replays.header(replay, ReplayHeaders.OWNER)).isEqualTo("dlq-incident-desk");
         assertThat(Replays.header(replay, ReplayHeaders.TARGET_GROUP)).isEqualTo(GROUP);
         assertThat(replay.headers().toArray()).noneMatch(header -> header.key().startsWith("kafka_dlt-"));
+        assertThat(TargetGroupFilter.forGroup("shipping", ReplayKeys.of("k1", SIGNING_SECRET)).decide(replay))
+                .as("signed: a library consumer of another group skips it").isEqualTo(Decision.SKIP_OTHER_GROUP);
         await().atMost(WAIT).until(() -> Replays.events(app, id, "PublishResultRecorded") == 1);
         assertThat(Replays.lastPayload(app, id, "PublishResultRecorded"))
                 .contains("\"status\":\"PUBLISHED\"", "\"partition\":1", "\"offset\":" + replay.offset());

@@ -8,8 +8,11 @@ package io.dlqdesk.consumer;
  *   <li>{@value #TARGET_GROUP}: the consumer group that failed the record and that the replay is for;</li>
  *   <li>{@value #OWNER}: the name of the desk that replayed it ({@code dlqdesk.ledger-name});</li>
  *   <li>{@value #ROOT_INCIDENT_ID}: the incident id;</li>
- *   <li>{@value #ATTEMPT}: the replay attempt, a decimal number.</li>
+ *   <li>{@value #ATTEMPT}: the replay attempt, a decimal number;</li>
+ *   <li>{@value #SIGNATURE}: {@code v1:<key id>:<HMAC-SHA256, base64url without padding>} over the four above and
+ *       the record's identity (see {@link ReplayKeys}); absent when the desk has no signing key.</li>
  * </ul>
+ * Anyone who can produce to the topic can write the first four: only the signature makes them the desk's.
  * The desk's own copy of these names lives in its domain; a test there keeps the two equal.
  */
 public final class ReplayHeaderNames {
@@ -18,6 +21,7 @@ public final class ReplayHeaderNames {
     public static final String OWNER = "dlq-incident-owner";
     public static final String ROOT_INCIDENT_ID = "dlq-incident-root";
     public static final String ATTEMPT = "dlq-incident-attempt";
+    public static final String SIGNATURE = "dlq-incident-signature";
 
     private ReplayHeaderNames() {
     }

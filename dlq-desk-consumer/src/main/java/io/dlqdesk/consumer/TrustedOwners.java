@@ -5,7 +5,9 @@ import java.util.Set;
 
 /**
  * The desks (their {@code dlqdesk.ledger-name}, sent as {@value ReplayHeaderNames#OWNER}) whose
- * replays for other groups a consumer skips; {@link #any()} trusts every owner.
+ * replays for other groups a consumer skips; {@link #any()} trusts every owner. The owner is inside the
+ * replay's signature, so this narrows which of the desks sharing a key a consumer defers to (e.g. only
+ * production's); it never makes an unsigned replay skipped.
  */
 public final class TrustedOwners {
 

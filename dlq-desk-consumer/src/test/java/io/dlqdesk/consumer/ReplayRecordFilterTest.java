@@ -7,14 +7,17 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
-import static io.dlqdesk.consumer.TargetGroupFilterTest.headers;
+import static io.dlqdesk.consumer.TestReplays.KEY_1;
+import static io.dlqdesk.consumer.TestReplays.headers;
+import static io.dlqdesk.consumer.TestReplays.replay;
+import static io.dlqdesk.consumer.TestReplays.signed;
+import static io.dlqdesk.consumer.TestReplays.signedReplay;
+import static io.dlqdesk.consumer.TestReplays.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ReplayRecordFilterTest {
@@ -22,45 +25,96 @@ class ReplayRecordFilterTest {
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
 
     @Test
-    void aPolledBatchKeepsEverythingButReplaysForOtherGroupsInOrderAndCountsThoseSkipped() {
+    void aPolledBatchKeepsEverythingButSignedReplaysForOtherGroupsInOrderAndCountsThoseSkipped() {
         SkippedReplays skipped = SkippedReplays.inMemory();
-        ReplayRecordFilter filter = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping"), skipped);
+        ReplayRecordFilter filter = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping", KEY_1), skipped);
         ConsumerRecords<String, String> batch = new ConsumerRecords<>(Map.of(ORDERS_0, List.of(
                 record(0, "plain", new RecordHeaders()),
-                record(1, "for-billing", headers("billing", "desk-prod")),
-                record(2, "for-shipping", headers("shipping", "desk-prod")),
-                record(3, "for-billing-again", headers("billing", "desk-prod")))));
+                record(1, "for-billing", signedHeaders(1, "for-billing", "billing")),
+                record(2, "for-shipping", signedHeaders(2, "for-shipping", "shipping")),
+                record(3, "forged-for-billing", headers("billing", "desk-prod")),
+                record(4, "for-billing-again", signedHeaders(4, "for-billing-again", "billing")))));
 
-        assertThat(filter.kept(batch)).extracting(ConsumerRecord::value).containsExactly("plain", "for-shipping");
+        assertThat(filter.kept(batch)).extracting(ConsumerRecord::value).containsExactly("plain", "for-shipping", "forged-for-billing");
         assertThat(skipped.count()).isEqualTo(2);
+        assertThat(skipped.keptCount()).as("the replay for shipping and the forged one; not the plain record").isEqualTo(2);
     }
 
     @Test
-    void aKeptRecordIsNotCounted() {
-        ReplayRecordFilter filter = new ReplayRecordFilter(TargetGroupFilter.forGroup("billing"), SkippedReplays.inMemory());
+    void aKeptRecordIsNotCountedAsSkipped() {
+        ReplayRecordFilter filter = new ReplayRecordFilter(TargetGroupFilter.forGroup("billing", KEY_1), SkippedReplays.inMemory());
 
-        assertThat(filter.skip(record(0, "for-billing", headers("billing", "desk-prod")))).isFalse();
+        assertThat(filter.skip(signedReplay("billing", "desk-prod"))).isFalse();
         assertThat(filter.skipped().count()).isZero();
+        assertThat(filter.skipped().keptCount()).isEqualTo(1);
     }
 
     @Test
     void skippedRecordsAreCountedOnMicrometerByGroupAndTargetGroup() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         SkippedReplays skipped = MicrometerSkippedReplays.countingOn(registry);
-        ReplayRecordFilter shipping = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping"), skipped);
-        ReplayRecordFilter billing = new ReplayRecordFilter(TargetGroupFilter.forGroup("billing"), skipped);
+        ReplayRecordFilter shipping = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping", KEY_1), skipped);
+        ReplayRecordFilter billing = new ReplayRecordFilter(TargetGroupFilter.forGroup("billing", KEY_1), skipped);
 
-        shipping.skip(record(0, "for-billing", headers("billing", "desk-prod")));
-        shipping.skip(record(1, "for-billing", headers("billing", "desk-prod")));
-        billing.skip(record(2, "for-shipping", headers("shipping", "desk-prod")));
-        billing.skip(record(3, "for-billing", headers("billing", "desk-prod")));
+        shipping.skip(signedReplay("billing", "desk-prod"));
+        shipping.skip(signedReplay("billing", "desk-prod"));
+        billing.skip(signedReplay("shipping", "desk-prod"));
+        billing.skip(signedReplay("billing", "desk-prod"));
 
         assertThat(registry.get(MicrometerSkippedReplays.METER).tags("group", "shipping", "target_group", "billing").counter().count())
                 .isEqualTo(2.0);
         assertThat(registry.get(MicrometerSkippedReplays.METER).tags("group", "billing", "target_group", "shipping").counter().count())
                 .isEqualTo(1.0);
         assertThat(registry.find(MicrometerSkippedReplays.METER).tags("group", "billing", "target_group", "billing").counter()).isNull();
+        assertThat(registry.get(MicrometerSkippedReplays.KEPT_METER).tags("group", "billing", "target_group", "billing",
+                "decision", "KEEP_OWN_GROUP").counter().count()).isEqualTo(1.0);
         assertThat(skipped.count()).isEqualTo(3);
+    }
+
+    @Test
+    void aForgedReplayIsProcessedAndCountedAsKeptUnsigned() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ReplayRecordFilter shipping = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping", KEY_1), MicrometerSkippedReplays.countingOn(registry));
+
+        assertThat(shipping.skip(replay("billing", "desk-prod"))).isFalse();
+
+        assertThat(registry.get(MicrometerSkippedReplays.KEPT_METER).tags("group", "shipping", "target_group", "other",
+                "decision", "KEEP_UNSIGNED").counter().count()).isEqualTo(1.0);
+        assertThat(registry.find(MicrometerSkippedReplays.METER).counter()).isNull();
+    }
+
+    @Test
+    void aTargetGroupOutsideTheServicesGroupsIsTaggedOther() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ReplayRecordFilter shipping = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping", KEY_1), MicrometerSkippedReplays.countingOn(registry));
+
+        assertThat(shipping.skip(signedReplay("billing", "desk-prod"))).isTrue();
+
+        assertThat(registry.get(MicrometerSkippedReplays.METER).tags("group", "shipping", "target_group", "other").counter().count()).isEqualTo(1.0);
+    }
+
+    @Test
+    void thousandsOfHostileTargetGroupsMakeABoundedNumberOfSeries() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        SkippedReplays counted = MicrometerSkippedReplays.countingOn(registry);
+        ReplayRecordFilter shipping = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping", KEY_1), counted);
+        ReplayRecordFilter billing = new ReplayRecordFilter(TargetGroupFilter.forGroup("billing", KEY_1), counted);
+
+        for (int i = 0; i < 2_000; i++) {
+            String hostile = "group-" + i + "\u202e" + "x".repeat(i % 300);
+            shipping.skip(replay(hostile, "desk-prod"));                           // forged: kept
+            billing.skip(signedReplay(hostile, "desk-prod"));                      // even signed: skipped
+            ConsumerRecord<byte[], byte[]> badlySigned = replay(hostile, "desk-prod");
+            badlySigned.headers().add(ReplayHeaderNames.SIGNATURE, utf8("v1:k1:" + "A".repeat(43)));
+            shipping.skip(badlySigned);                                            // kept, bad signature
+        }
+
+        assertThat(counted.count()).isEqualTo(2_000);
+        assertThat(counted.keptCount()).isEqualTo(4_000);
+        assertThat(registry.getMeters()).as("one series per group, target group (own groups or other) and decision")
+                .hasSizeLessThanOrEqualTo(3);
+        assertThat(registry.getMeters()).flatExtracting(meter -> meter.getId().getTags())
+                .allSatisfy(tag -> assertThat(tag.getValue()).isIn("shipping", "billing", "other", "KEEP_UNSIGNED", "KEEP_BAD_SIGNATURE"));
     }
 
     @Test
@@ -68,8 +122,8 @@ class ReplayRecordFilterTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Metrics.addRegistry(registry);
         try {
-            new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping"), SkippedReplays.create())
-                    .skip(record(0, "for-billing", headers("billing", "desk-prod")));
+            new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping", KEY_1), SkippedReplays.create())
+                    .skip(signedReplay("billing", "desk-prod"));
 
             assertThat(registry.get(MicrometerSkippedReplays.METER).tags("group", "shipping").counter().count()).isEqualTo(1.0);
         } finally {
@@ -77,8 +131,12 @@ class ReplayRecordFilterTest {
         }
     }
 
-    static ConsumerRecord<String, String> record(long offset, String value, Headers headers) {
-        return new ConsumerRecord<>(ORDERS_0.topic(), ORDERS_0.partition(), offset, 0L, TimestampType.CREATE_TIME,
-                -1, -1, null, value, headers, Optional.empty());
+    private static Headers signedHeaders(long offset, String value, String targetGroup) {
+        ConsumerRecord<String, String> record = signed(record(offset, value, headers(targetGroup, "desk-prod")), KEY_1, "k1");
+        return record.headers();
+    }
+
+    private static ConsumerRecord<String, String> record(long offset, String value, Headers headers) {
+        return TestReplays.record(ORDERS_0.topic(), ORDERS_0.partition(), offset, null, value, headers);
     }
 }

@@ -34,15 +34,18 @@ class WithoutMicrometerTest {
     public static final class PlainConsumer implements Callable<Long> {
         @Override
         public Long call() {
-            ReplayRecordFilter filter = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping"), SkippedReplays.create());
-            filter.skip(replayFor("billing"));
-            filter.skip(replayFor("shipping"));
+            ReplayKeys keys = ReplayKeys.of("k1", "an-example-secret-of-at-least-32-bytes");
+            ReplayRecordFilter filter = new ReplayRecordFilter(TargetGroupFilter.forGroup("shipping", keys), SkippedReplays.create());
+            filter.skip(replayFor("billing", keys));
+            filter.skip(replayFor("shipping", keys));
             return filter.skipped().count();
         }
 
-        private static ConsumerRecord<String, String> replayFor(String group) {
+        private static ConsumerRecord<String, String> replayFor(String group, ReplayKeys keys) {
             RecordHeaders headers = new RecordHeaders();
             headers.add(ReplayHeaderNames.TARGET_GROUP, group.getBytes(StandardCharsets.UTF_8));
+            headers.add(ReplayHeaderNames.SIGNATURE, keys.sign("k1", "orders", 0, "key".getBytes(StandardCharsets.UTF_8),
+                    "value".getBytes(StandardCharsets.UTF_8), headers).getBytes(StandardCharsets.UTF_8));
             return new ConsumerRecord<>("orders", 0, 0L, 0L, TimestampType.CREATE_TIME, -1, -1, "key", "value", headers, Optional.empty());
         }
     }

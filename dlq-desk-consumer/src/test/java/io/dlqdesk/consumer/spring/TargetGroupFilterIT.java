@@ -2,6 +2,7 @@ package io.dlqdesk.consumer.spring;
 
 import io.dlqdesk.consumer.MicrometerSkippedReplays;
 import io.dlqdesk.consumer.ReplayHeaderNames;
+import io.dlqdesk.consumer.ReplayKeys;
 import io.dlqdesk.consumer.TrustedOwners;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.TestInfrastructure;
@@ -47,11 +48,12 @@ import static org.awaitility.Awaitility.await;
  * Two Spring Kafka listeners in different groups read one topic, both with
  * {@code @KafkaListener(filter = "replayFilter")} on a container factory left at its defaults
  * ({@code AckMode.BATCH}), as docs/concepts.md ("Consumers") tells users to set it up, or with MANUAL acks and
- * {@code ackDiscarded}. The filter trusts desk-prod only.
+ * {@code ackDiscarded}. The filter holds key k1 and trusts desk-prod only.
  */
 class TargetGroupFilterIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(90);
+    private static final ReplayKeys KEYS = ReplayKeys.of("k1", "an-example-secret-of-at-least-32-bytes");
 
     private final KafkaBroker broker = TestInfrastructure.shared().broker();
     private final String nonce = Long.toString(System.nanoTime());
@@ -108,6 +110,18 @@ class TargetGroupFilterIT {
     }
 
     @Test
+    void aForgedReplayForOneGroupIsProcessedByBothGroups() throws Exception {
+        send("forged-for-billing", billing, "desk-prod", false);
+
+        startConsumers();
+
+        Received received = consumers.getBean(Received.class);
+        await().atMost(PATIENCE).until(() -> received.billing.size() == 1 && received.shipping.size() == 1);
+        assertThat(received.shipping).containsExactly("forged-for-billing");
+        assertThat(skippedCount(shipping, billing)).isZero();
+    }
+
+    @Test
     void aReplayFromAnUntrustedOwnerIsProcessedByBothGroups() throws Exception {
         send("replay-for-billing-from-staging", billing, "desk-staging");
 
@@ -138,10 +152,18 @@ class TargetGroupFilterIT {
     }
 
     private long send(String value, String targetGroup, String owner) throws Exception {
+        return send(value, targetGroup, owner, true);
+    }
+
+    private long send(String value, String targetGroup, String owner, boolean signed) throws Exception {
         RecordHeaders headers = new RecordHeaders();
         if (targetGroup != null) {
             headers.add(ReplayHeaderNames.TARGET_GROUP, targetGroup.getBytes(StandardCharsets.UTF_8));
             headers.add(ReplayHeaderNames.OWNER, owner.getBytes(StandardCharsets.UTF_8));
+            if (signed) {
+                headers.add(ReplayHeaderNames.SIGNATURE, KEYS.sign("k1", topic, 0, "order-1".getBytes(StandardCharsets.UTF_8),
+                        value.getBytes(StandardCharsets.UTF_8), headers).getBytes(StandardCharsets.UTF_8));
+            }
         }
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
@@ -192,7 +214,7 @@ class TargetGroupFilterIT {
 
         @Bean
         TargetGroupRecordFilter<String, String> replayFilter(SimpleMeterRegistry meterRegistry) {
-            return new TargetGroupRecordFilter<>(TrustedOwners.of("desk-prod"), MicrometerSkippedReplays.countingOn(meterRegistry));
+            return new TargetGroupRecordFilter<>(KEYS, TrustedOwners.of("desk-prod"), MicrometerSkippedReplays.countingOn(meterRegistry));
         }
 
         @Bean

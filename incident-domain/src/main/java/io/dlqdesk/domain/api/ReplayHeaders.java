@@ -41,4 +41,9 @@ public record ReplayHeaders(String rootIncidentId, String attempt, String owner,
     public static final String ATTEMPT = "dlq-incident-attempt";
     public static final String OWNER = "dlq-incident-owner";
     public static final String TARGET_GROUP = "dlq-incident-target-group";
+    /**
+     * The desk's HMAC over the four headers above and the record they travel on (replay-saga's ReplaySigner);
+     * consumers read it, the desk never does, so it is not one of the components here.
+     */
+    public static final String SIGNATURE = "dlq-incident-signature";
 }

@@ -14,6 +14,7 @@ import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.outbox.ReplayPublisher;
+import io.dlqdesk.replay.outbox.ReplaySigner;
 import io.dlqdesk.replay.outbox.ResultReporter;
 import io.dlqdesk.replay.request.PublishUnknownMarker;
 import io.dlqdesk.replay.request.ReplayPolicies;
@@ -23,6 +24,7 @@ import io.dlqdesk.replay.saga.ReconciliationDelay;
 import io.dlqdesk.replay.saga.ReplaySaga;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRecordReader;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
@@ -111,11 +113,27 @@ public class ReplayConfiguration {
         return configurer -> configurer.eventProcessing().registerSubscribingEventProcessor(OutboxRowOnRequest.PROCESSING_GROUP);
     }
 
-    /** The context owns the producer and closes it (as every AutoCloseable bean) after the poller using it has stopped. */
+    /**
+     * The context owns the producer and closes it (as every AutoCloseable bean) after the poller using it has stopped.
+     * Signing settings that do not make sense stop the start; none at all is allowed (the local run, the tests without
+     * consumers) but said, in a WARN and in the gauge {@code dlq.replay.signing.active} (0).
+     */
     @Bean(destroyMethod = "close")
-    ReplayPublisher replayPublisher(ReplayProperties properties, KafkaConnection kafka) {
+    ReplayPublisher replayPublisher(ReplayProperties properties, KafkaConnection kafka, MeterRegistry meters) {
+        ReplaySigner signer = properties.signing().signer();
+        Gauge.builder("dlq.replay.signing.active", () -> signer.signs() ? 1 : 0)
+                .description("1 when replays are signed (dlqdesk.replay.signing.active-key-id), 0 when they go out unsigned and every consumer group processes them")
+                .register(meters);
+        if (signer.signs()) {
+            LoggerFactory.getLogger(ReplayConfiguration.class).info("replays are signed with key '{}'", signer.keyId().orElseThrow());
+        } else {
+            LoggerFactory.getLogger(ReplayConfiguration.class).warn("dlqdesk.replay.signing is not set: replays go out unsigned, so no"
+                    + " dlq-desk-consumer skips a replay meant for another group (every group processes it). Set"
+                    + " dlqdesk.replay.signing.active-key-id and dlqdesk.replay.signing.keys.<id> (a secret of at least 32 bytes),"
+                    + " the same keys as the consumers'");
+        }
         return new ReplayPublisher(kafka.bootstrapServers(), kafka.clientId("replay-publisher"), properties.publishTimeout(),
-                (int) properties.maxRequestSize().toBytes(), properties.deniedHeaders());
+                (int) properties.maxRequestSize().toBytes(), properties.deniedHeaders(), signer);
     }
 
     @Bean

@@ -1,5 +1,8 @@
 package io.dlqdesk.replay.config;
 
+import io.dlqdesk.replay.outbox.ReplayPublisher;
+import io.dlqdesk.replay.outbox.ReplaySigner;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -9,7 +12,9 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** {@code dlqdesk.replay.*}: replay requests, the outbox poller and its producer. Defaults are the shipped ones (listed in docs/configuration.md). */
 @Validated
@@ -38,5 +43,55 @@ public record ReplayProperties(
            after that the row stays PENDING and is sent again */
         @NotNull @DefaultValue("2m") Duration markSentRetryFor,
         /* after a request, and between later checks: when a missing result is looked into */
-        @NotNull @DefaultValue("5m") Duration reconciliationDelay) {
+        @NotNull @DefaultValue("5m") Duration reconciliationDelay,
+        /* the signature of the correlation headers, without which no dlq-desk-consumer skips a replay */
+        @Valid @NotNull @DefaultValue Signing signing) {
+
+    /**
+     * {@code dlqdesk.replay.signing.*}: replays are signed with the key {@code active-key-id} names among {@code keys}
+     * (key id → secret of at least 32 bytes, e.g. from the environment: {@code DLQDESK_REPLAY_SIGNING_KEYS_<ID>}).
+     * Consumers hold the same keys. Both empty (the default): replays go out unsigned, which ReplayConfiguration
+     * says at startup and in a gauge; anything in between refuses to start.
+     */
+    public record Signing(
+            /* empty: unsigned */
+            @NotNull @DefaultValue("") String activeKeyId,
+            Map<String, String> keys) {
+
+        public Signing {
+            keys = keys == null ? Map.of() : Map.copyOf(keys);
+        }
+
+        /** The signer these settings describe; an IllegalStateException names what is wrong, never a secret. */
+        public ReplaySigner signer() {
+            if (activeKeyId.isEmpty() && keys.isEmpty()) {
+                return ReplaySigner.unsigned();
+            }
+            if (activeKeyId.isEmpty()) {
+                throw new IllegalStateException("dlqdesk.replay.signing.keys holds " + keyIds()
+                        + " but dlqdesk.replay.signing.active-key-id is not set: name the key replays are signed with");
+            }
+            String secret = keys.get(activeKeyId);
+            if (secret == null) {
+                throw new IllegalStateException("dlqdesk.replay.signing.active-key-id is '" + activeKeyId
+                        + "' but dlqdesk.replay.signing.keys holds no such key, only " + keyIds());
+            }
+            try {
+                // every key, not just the active one: a short secret kept for a later rotation is wrong now already
+                keys.forEach(ReplaySigner::of);
+                return ReplaySigner.of(activeKeyId, secret);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("dlqdesk.replay.signing.keys: " + e.getMessage(), e);
+            }
+        }
+
+        private Set<String> keyIds() {
+            return new TreeSet<>(keys.keySet());
+        }
+
+        @Override
+        public String toString() {
+            return "Signing[activeKeyId=" + activeKeyId + ", keys=" + keyIds() + "]"; // never the secrets
+        }
+    }
 }

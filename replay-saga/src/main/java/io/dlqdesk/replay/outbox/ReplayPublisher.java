@@ -8,41 +8,62 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * Sends a replay: the source record's key, value, timestamp and headers, byte for byte, to its
- * original topic and partition, plus the four correlation headers. {@code acks=all} and an
- * idempotent producer; a send that does not complete within the bound is a failed try.
+ * original topic and partition, plus the four correlation headers and, with a signing key, their
+ * signature ({@link ReplaySigner}). {@code acks=all} and an idempotent producer; a send that does not
+ * complete within the bound is a failed try.
  */
 public class ReplayPublisher implements AutoCloseable {
 
     private final Map<String, Object> producerConfig;
     private final Duration sendTimeout;
     private final Set<String> deniedHeaders;
+    private final ReplaySigner signer;
     private KafkaProducer<byte[], byte[]> producer;
+
+    /** A publisher whose replays are unsigned, so every consumer group processes them (tests that need no consumer library). */
+    public ReplayPublisher(String bootstrapServers, String clientId, Duration sendTimeout, int maxRequestSize, Set<String> deniedHeaders) {
+        this(bootstrapServers, clientId, sendTimeout, maxRequestSize, deniedHeaders, ReplaySigner.unsigned());
+    }
 
     /**
      * @param deniedHeaders header names not copied to the replay (matched ignoring case), e.g. tracing
      *                      headers that would tie the replay to the original trace
+     * @param signer        signs the correlation headers to the record; {@link ReplaySigner#unsigned()} adds no signature
      */
-    public ReplayPublisher(String bootstrapServers, String clientId, Duration sendTimeout, int maxRequestSize, Set<String> deniedHeaders) {
+    public ReplayPublisher(String bootstrapServers, String clientId, Duration sendTimeout, int maxRequestSize, Set<String> deniedHeaders,
+                           ReplaySigner signer) {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -57,6 +78,7 @@ public class ReplayPublisher implements AutoCloseable {
         this.producerConfig = Map.copyOf(config);
         this.sendTimeout = sendTimeout;
         this.deniedHeaders = deniedHeaders.stream().map(name -> name.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+        this.signer = Objects.requireNonNull(signer, "signer");
     }
 
     /** The replay of {@code source} for {@code row}, not sent yet. */
@@ -71,6 +93,9 @@ public class ReplayPublisher implements AutoCloseable {
         headers.add(ReplayHeaders.ATTEMPT, utf8(Integer.toString(row.attempt())));
         headers.add(ReplayHeaders.OWNER, utf8(row.owner()));
         headers.add(ReplayHeaders.TARGET_GROUP, utf8(row.targetGroup()));
+        // last, over the headers just set: consumers skip a replay for another group only when this verifies
+        signer.signature(row.source().topic(), row.source().partition(), source.key(), source.value(), headers)
+                .ifPresent(signature -> headers.add(ReplayHeaders.SIGNATURE, utf8(signature)));
         // a record without a timestamp (message format v0) reports -1: let the broker assign one then
         Long timestamp = source.timestamp() < 0 ? null : source.timestamp();
         return new ProducerRecord<>(row.source().topic(), row.source().partition(), timestamp, source.key(), source.value(), headers);

@@ -74,6 +74,35 @@ class ReplayPublisherTest {
         assertThat(text(replay, ReplayHeaders.ATTEMPT)).isEqualTo("2");
     }
 
+    /** The expected value is computed apart from this code (Python's hmac over the documented encoding), as in dlq-desk-consumer's ReplayKeysTest. */
+    @Test
+    void withASigningKeyTheReplayCarriesTheSignatureOfItsHeadersAndRecordLast() {
+        IncidentId id = IncidentId.parse("inc-0123456789abcdef0123456789abcdef");
+        OutboxRow row = new OutboxRow(id.replayId(2), id, 2, ROOT.location(), RecordKey.of(new byte[] {7}), PayloadHash.of(VALUE), "billing",
+                "desk-eu", OutboxRow.Status.PENDING, 0, null, null, null, null);
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("eventId", utf8("evt-9"));
+        headers.add(ReplayHeaders.SIGNATURE, utf8("v1:k1:stale-from-an-earlier-replay"));
+        ConsumerRecord<byte[], byte[]> source = new ConsumerRecord<>("orders", 4, 17L, 1L, TimestampType.CREATE_TIME, 1, VALUE.length,
+                new byte[] {7}, VALUE, headers, Optional.empty());
+        ReplayPublisher signing = new ReplayPublisher("127.0.0.1:1", "test", Duration.ofSeconds(1), 1 << 20, Set.of(),
+                ReplaySigner.of("k1", "an-example-secret-of-at-least-32-bytes"));
+
+        ProducerRecord<byte[], byte[]> replay = signing.replayOf(source, row);
+
+        assertThat(names(replay)).containsExactly("eventId", ReplayHeaders.ROOT_INCIDENT_ID, ReplayHeaders.ATTEMPT, ReplayHeaders.OWNER,
+                ReplayHeaders.TARGET_GROUP, ReplayHeaders.SIGNATURE);
+        assertThat(text(replay, ReplayHeaders.SIGNATURE)).isEqualTo("v1:k1:-hnVpfjHv449buMDHhQVpNN8gFfJ8bxj1R4x7j7kwQ0");
+    }
+
+    @Test
+    void withoutASigningKeyTheReplayCarriesNoSignature() {
+        ConsumerRecord<byte[], byte[]> source = new ConsumerRecord<>("orders", 4, 17L, 1L, TimestampType.CREATE_TIME, 1, VALUE.length,
+                new byte[] {7}, VALUE, new RecordHeaders(), Optional.empty());
+
+        assertThat(publisher.replayOf(source, ROW).headers().lastHeader(ReplayHeaders.SIGNATURE)).isNull();
+    }
+
     @Test
     void aSendThatCannotReachTheBrokerFailsWithinItsBound() {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>("orders", 0, new byte[] {1}, new byte[] {2});
