@@ -59,7 +59,8 @@ public class RequestLimits implements WebMvcConfigurer {
         return new FilterRegistrationBean<>(new OncePerRequestFilter() {
             @Override
             protected boolean shouldNotFilter(HttpServletRequest request) {
-                return !request.getRequestURI().startsWith("/api/") || !BODY_METHODS.contains(request.getMethod());
+                // the servlet path is decoded and normalised as the controllers see it: /%61pi/... is /api/... here too
+                return !request.getServletPath().startsWith("/api/") || !BODY_METHODS.contains(request.getMethod());
             }
 
             @Override
@@ -77,7 +78,7 @@ public class RequestLimits implements WebMvcConfigurer {
     }
 
     private long limitOf(HttpServletRequest request) {
-        boolean job = "POST".equals(request.getMethod()) && request.getRequestURI().equals("/api/v1/replay-jobs");
+        boolean job = "POST".equals(request.getMethod()) && request.getServletPath().equals("/api/v1/replay-jobs");
         return (job ? limits.maxReplayJobBodySize() : limits.maxBodySize()).toBytes();
     }
 

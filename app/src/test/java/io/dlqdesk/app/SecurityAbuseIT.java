@@ -320,8 +320,28 @@ class SecurityAbuseIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(chunked.statusCode()).as("no Content-Length: stopped while read").isEqualTo(413);
         assertThat(chunked.body()).contains("urn:dlqdesk:problem:too-large");
+        // the path as the controllers see it, not as it was spelt: %61 is an 'a' to Spring MVC and to the limit alike
+        HttpResponse<String> encoded = RunningApp.post(app, unknown.replace("/api/", "/%61pi/"), "operator", big);
+        assertThat(encoded.statusCode()).as("an encoded path is limited too").isEqualTo(413);
+        assertThat(RunningApp.post(app, unknown.replace("/api/", "/%61pi/"), "operator", "{\"reason\":\"a\"}").statusCode())
+                .as("and reaches the same endpoint when within the limit").isEqualTo(404);
         assertThat(RunningApp.post(app, unknown, "operator", "{\"reason\":\"" + "r".repeat(1_500) + "\"}").statusCode())
                 .as("read, then no such incident").isEqualTo(404);
+    }
+
+    /** Nothing here takes a file: multipart is off, so no request (a sign-in form's least of all) is parsed into parts on disk. */
+    @Test
+    void multipartRequestsAreNotParsed() throws Exception {
+        assertThat(app.getBeansOfType(jakarta.servlet.MultipartConfigElement.class)).as("no multipart configuration").isEmpty();
+        assertThat(app.getBeansOfType(org.springframework.web.multipart.MultipartResolver.class)).as("no multipart resolver").isEmpty();
+        String boundary = "b" + System.nanoTime();
+        String form = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\n" + "u".repeat(200_000)
+                + "\r\n--" + boundary + "--\r\n";
+        HttpResponse<String> login = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + app.getEnvironment().getProperty("local.server.port") + "/login"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(login.statusCode()).as("refused (no CSRF token was read from it), not parsed").isIn(302, 400, 403);
     }
 
     /** Within its bytes, a body still has bounded fields: a bounded number of tokens and none unknown (nesting: RequestLimitsTest). */
