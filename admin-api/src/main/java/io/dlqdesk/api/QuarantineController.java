@@ -1,15 +1,23 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.ingest.quarantine.FindQuarantinedRecordQuery;
 import io.dlqdesk.ingest.quarantine.ListQuarantineQuery;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.ingest.quarantine.QuarantinedRecord;
+import io.dlqdesk.ingest.quarantine.QuarantinedRecordContent;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** DLQ records that can never become incidents, kept whole: what they were and why. */
+/**
+ * DLQ records that can never become incidents, kept whole: a list of summaries (where, why, when, sizes), and one record
+ * with its headers. A list never carries headers: a producer can write megabytes of them on every record.
+ */
 @RestController
 public class QuarantineController {
 
@@ -25,12 +33,17 @@ public class QuarantineController {
     public QuarantinePage list(@RequestParam(name = "topic", required = false) String dlqTopic, @RequestParam(defaultValue = "0") int page,
                                @RequestParam(defaultValue = "50") int size) {
         PageBounds.require(page, size);
-        QuarantinePage found = queries.query(new ListQuarantineQuery(dlqTopic, page, size), QuarantinePage.class).join();
-        return new QuarantinePage(found.items().stream().map(this::redacted).toList(), found.page(), found.size(), found.total());
+        return queries.query(new ListQuarantineQuery(dlqTopic, page, size), QuarantinePage.class).join();
     }
 
-    /** Credentials a producer put in a header are not shown (dlqdesk.security.redacted-headers). */
-    private QuarantinedRecord redacted(QuarantinedRecord record) {
+    /** One quarantined record with its headers, credentials redacted (dlqdesk.security.redacted-headers); key and value stay stored. */
+    @GetMapping("/api/v1/quarantine/{topic}/{partition}/{offset}")
+    public QuarantinedRecord record(@PathVariable String topic, @PathVariable int partition, @PathVariable long offset) {
+        RecordLocation location = new RecordLocation(topic, partition, offset); // a legal topic name, or a 400
+        QuarantinedRecord record = queries.query(new FindQuarantinedRecordQuery(location.topic(), location.partition(), location.offset(), 1),
+                        ResponseTypes.optionalInstanceOf(QuarantinedRecordContent.class)).join()
+                .orElseThrow(() -> new NotFoundException("no quarantined record at " + location.topic() + "/" + partition + "@" + offset))
+                .record();
         return new QuarantinedRecord(record.dlqTopic(), record.dlqPartition(), record.dlqOffset(), record.reason(), record.quarantinedAt(),
                 redaction.redactHeadersJson(record.headersJson()), record.keyBytes(), record.valueBytes());
     }

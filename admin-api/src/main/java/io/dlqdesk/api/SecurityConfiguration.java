@@ -59,7 +59,8 @@ public class SecurityConfiguration {
     /** Every read of the API but rollback readiness (DEPLOYER reads that alone). */
     private static final String[] VIEWER_READS = {"/api/v1/incidents", "/api/v1/incidents/*", "/api/v1/incidents/*/history",
             "/api/v1/incident-counts", "/api/v1/exception-groups", "/api/v1/audit", "/api/v1/audit/incidents-as-of", "/api/v1/quarantine",
-            "/api/v1/topics/retention", "/api/v1/replay-switch", "/api/v1/replay-jobs", "/api/v1/replay-jobs/*", "/api/v1/parked-events"};
+            "/api/v1/quarantine/*/*/*", "/api/v1/topics/retention", "/api/v1/replay-switch", "/api/v1/replay-jobs", "/api/v1/replay-jobs/*",
+            "/api/v1/parked-events"};
 
     /**
      * A request the firewall rejects (encoded slashes or dots, NUL, non-normalised paths) is a 400

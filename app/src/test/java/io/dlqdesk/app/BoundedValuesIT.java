@@ -143,6 +143,7 @@ class BoundedValuesIT {
         bounds.put("parked_event_action.detail", 1000);
         bounds.put("dlq_quarantine.reason", QuarantineStore.MAX_REASON);
         bounds.put("notification_delivery.last_error", Deliveries.MAX_ERROR_LENGTH);
+        bounds.put("notification_delivery.summary", Deliveries.MAX_SUMMARY_LENGTH);
         // names of our enums
         bounds.put("incident_summary.status", longest(IncidentStatus.values()));
         bounds.put("incident_status_interval.status", longest(IncidentStatus.values()));
@@ -157,6 +158,10 @@ class BoundedValuesIT {
         }
         bounds.put("replay_job.pause_reason", longest(ReplayJobPauseReason.values()));
         bounds.put("notification_delivery.event", longest(io.dlqdesk.notifications.NotificationEvent.values())); // its wire name, as long
+        bounds.put("notification_rate_window.event", longest(io.dlqdesk.notifications.NotificationEvent.values()));
+        // a receiver's name (configuration: 1-64) and the id of the summary a held row went into (a notification id)
+        bounds.put("notification_rate_window.receiver", 64);
+        bounds.put("notification_delivery.coalesced_into", 200);
         // identifiers the desk makes: inc-/job- and 32 hex digits, UUIDs, SHA-256 and its prefixes, a replay id
         for (String column : List.of("incident_summary.incident_id", "incident_history.incident_id", "incident_status_interval.incident_id",
                 "replay_attempt.incident_id", "replay_outbox.incident_id", "replay_job.job_id", "replay_job_active.job_id",

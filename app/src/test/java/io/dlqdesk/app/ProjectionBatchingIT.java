@@ -107,8 +107,13 @@ class ProjectionBatchingIT {
 
         Map<String, List<Map<String, Object>>> oneByOne = rebuild(events, 1, false);
         assertThat(oneByOne.get("incident_summary")).hasSize(80);
-        assertThat(oneByOne.get("incident_history")).as("every incident event, and the jobs' operator events")
-                .hasSize((int) events.stream().filter(event -> event.getType().equals("Incident")).count() + 6);
+        // an incident's duplicate deliveries are one row
+        long duplicates = events.stream().filter(event -> event.getPayload() instanceof io.dlqdesk.domain.api.DuplicateDeliveryRecorded).count();
+        long withDuplicates = events.stream().filter(event -> event.getPayload() instanceof io.dlqdesk.domain.api.DuplicateDeliveryRecorded)
+                .map(DomainEventMessage::getAggregateIdentifier).distinct().count();
+        assertThat(duplicates).as("the story has incidents delivered more than twice").isGreaterThan(withDuplicates);
+        assertThat(oneByOne.get("incident_history")).as("every incident event but the repeated duplicates, and the jobs' operator events")
+                .hasSize((int) (events.stream().filter(event -> event.getType().equals("Incident")).count() - duplicates + withDuplicates) + 6);
         assertThat(oneByOne.get("replay_attempt")).isNotEmpty();
         assertThat(oneByOne.get("replay_job")).hasSize(2);
         assertThat(oneByOne.get("replay_job_refusal")).isNotEmpty();
@@ -122,6 +127,11 @@ class ProjectionBatchingIT {
         assertThat(rebuild(events, 0, false)).as("outside any unit of work").isEqualTo(oneByOne);
         assertThat(rebuild(events, 13, true)).as("every batch rolled back once after its writes, then run again").isEqualTo(oneByOne);
         assertCountsAreTheSummaryGrouped();
+        // events handled again after their batch committed: the history keeps its promise that a replayed event adds nothing,
+        // also where a batch holds duplicate deliveries it counted already and new ones (the counters of the other read
+        // models rely on their token committing with their writes, so they are not asked this)
+        assertThat(rebuild(events, 13, false, 6).get("incident_history")).as("each batch handling the previous one's last 6 events again")
+                .isEqualTo(oneByOne.get("incident_history"));
     }
 
     @Test
@@ -194,6 +204,12 @@ class ProjectionBatchingIT {
 
     /** Resets the four read models as their processors do, then hands them the events in batches of {@code size} (0: no unit of work). */
     private static Map<String, List<Map<String, Object>>> rebuild(List<DomainEventMessage<?>> events, int size, boolean rollBackFirst) {
+        return rebuild(events, size, rollBackFirst, 0);
+    }
+
+    /** @param again how many of the previous batch's last events each batch handles again */
+    private static Map<String, List<Map<String, Object>>> rebuild(List<DomainEventMessage<?>> events, int size, boolean rollBackFirst,
+                                                                int again) {
         transactions.executeInTransaction(() -> projections.forEach(AnnotationEventHandlerAdapter::prepareReset));
         for (AnnotationEventHandlerAdapter projection : projections) {
             if (size == 0) {
@@ -201,7 +217,7 @@ class ProjectionBatchingIT {
                 continue;
             }
             for (int from = 0; from < events.size(); from += size) {
-                List<EventMessage<?>> batch = new ArrayList<>(events.subList(from, Math.min(events.size(), from + size)));
+                List<EventMessage<?>> batch = new ArrayList<>(events.subList(Math.max(0, from - again), Math.min(events.size(), from + size)));
                 if (rollBackFirst) {
                     ResultMessage<?> failed = process(projection, batch, true);
                     assertThat(failed.isExceptional()).isTrue();

@@ -68,6 +68,7 @@ class SecurityMatrixIT {
                 new Row("GET", "/api/v1/audit", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", asOf, null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/api/v1/quarantine", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/quarantine/matrix-none.dlq/0/0", null, 401, 404, 403, 404, 404, 403),
                 new Row("GET", "/api/v1/topics/retention", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/api/v1/replay-switch", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200, 403),

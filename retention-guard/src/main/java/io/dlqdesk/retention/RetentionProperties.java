@@ -17,5 +17,14 @@ public record RetentionProperties(
         /* source topics to report on besides those seen in incidents */
         @DefaultValue({}) List<String> topics,
         @DefaultValue("1h") Duration checkInterval,
-        @DefaultValue("10s") Duration adminTimeout) {
+        /* the deadline of one report: every topic's configuration in one broker call */
+        @DefaultValue("10s") Duration adminTimeout,
+        /* how long the report endpoint serves the last report before asking the brokers again (0: every time) */
+        @DefaultValue("1m") Duration reportCacheTtl) {
+
+    public RetentionProperties {
+        if (reportCacheTtl.isNegative()) {
+            throw new IllegalArgumentException("dlqdesk.retention.report-cache-ttl=" + reportCacheTtl + " must not be negative");
+        }
+    }
 }

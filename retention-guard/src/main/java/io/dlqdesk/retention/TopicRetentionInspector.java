@@ -3,6 +3,8 @@ package io.dlqdesk.retention;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -32,26 +34,55 @@ public class TopicRetentionInspector {
         this.timeout = timeout;
     }
 
+    /**
+     * Every topic in one DescribeConfigs call, answered within one {@code timeout} however many topics there are: a topic
+     * without an answer by then is {@link RetentionFlag#UNREADABLE}. (One call a topic, each with its own timeout, took
+     * topics x timeout on a slow broker.)
+     */
     public List<TopicRetention> inspect(Collection<String> topics, Duration replayWindow) {
-        List<TopicRetention> report = new ArrayList<>();
-        try (Admin admin = admins.get()) {
-            for (String topic : topics) {
-                report.add(inspect(admin, topic, replayWindow));
-            }
+        if (topics.isEmpty()) {
+            return List.of();
         }
-        return report;
+        Map<String, ConfigResource> resources = new LinkedHashMap<>();
+        topics.forEach(topic -> resources.put(topic, new ConfigResource(ConfigResource.Type.TOPIC, topic)));
+        Admin admin = admins.get();
+        try {
+            Map<ConfigResource, KafkaFuture<Config>> answers = admin.describeConfigs(resources.values(),
+                    new DescribeConfigsOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))).values();
+            String waited = awaitAll(answers.values());
+            List<TopicRetention> report = new ArrayList<>();
+            resources.forEach((topic, resource) -> report.add(inspect(topic, answers.get(resource), waited, replayWindow)));
+            return report;
+        } finally {
+            admin.close(Duration.ZERO); // what is still pending is past the deadline: abandoned, not waited for
+        }
     }
 
-    private TopicRetention inspect(Admin admin, String topic, Duration replayWindow) {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    /** Null when every answer came within the timeout, else why the rest are missing. */
+    private String awaitAll(Collection<KafkaFuture<Config>> answers) {
+        try {
+            KafkaFuture.allOf(answers.toArray(KafkaFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return null; // a topic's own failure: read from its answer
+        } catch (TimeoutException e) {
+            return "no answer within " + timeout;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    private TopicRetention inspect(String topic, KafkaFuture<Config> answer, String waited, Duration replayWindow) {
+        if (answer == null || !answer.isDone()) {
+            return new TopicRetention(topic, Map.of(), List.of(RetentionFlag.UNREADABLE), waited == null ? "no answer" : waited);
+        }
         Config config;
         try {
-            config = admin.describeConfigs(List.of(resource)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource);
+            config = answer.get();
         } catch (ExecutionException e) {
             String reason = e.getCause() instanceof UnknownTopicOrPartitionException ? "topic does not exist" : String.valueOf(e.getCause());
             return new TopicRetention(topic, Map.of(), List.of(RetentionFlag.UNREADABLE), reason);
-        } catch (TimeoutException e) {
-            return new TopicRetention(topic, Map.of(), List.of(RetentionFlag.UNREADABLE), "no answer within " + timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new TopicRetention(topic, Map.of(), List.of(RetentionFlag.UNREADABLE), "interrupted");

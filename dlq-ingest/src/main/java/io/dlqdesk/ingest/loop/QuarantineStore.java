@@ -7,6 +7,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -34,11 +35,15 @@ public class QuarantineStore {
     /** Idempotent per DLQ location: a redelivered record is stored once. */
     public void quarantine(ConsumerRecord<byte[], byte[]> record, String reason) {
         String boundedReason = BoundedText.truncate(reason, MAX_REASON);
+        String headers = headersJson(record);
+        // the sizes are kept beside the bytes, so a list of records reads neither
         jdbc.update("INSERT INTO dlq_quarantine (dlq_topic, dlq_partition, dlq_offset, record_timestamp, reason,"
-                        + " headers_json, record_key, record_value, quarantined_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                        + " ON DUPLICATE KEY UPDATE id = id",
+                        + " headers_json, record_key, record_value, quarantined_at, headers_bytes, key_bytes, value_bytes)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id",
                 record.topic(), record.partition(), record.offset(), record.timestamp(), boundedReason,
-                headersJson(record), record.key(), record.value(), LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
+                headers, record.key(), record.value(), LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC),
+                (long) headers.getBytes(StandardCharsets.UTF_8).length, record.key() == null ? null : record.key().length,
+                record.value() == null ? null : record.value().length);
     }
 
     /** Headers in order, repeats kept, values base64 (they are bytes, not text). */

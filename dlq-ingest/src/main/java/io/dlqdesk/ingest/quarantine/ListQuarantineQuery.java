@@ -1,6 +1,6 @@
 package io.dlqdesk.ingest.quarantine;
 
-/** A page of quarantined DLQ records, newest first, optionally of one DLQ topic. Answered with a {@link QuarantinePage}. */
+/** A page of quarantined DLQ records (summaries), newest first, optionally of one DLQ topic. Answered with a {@link QuarantinePage}. */
 public record ListQuarantineQuery(String dlqTopic, int page, int size) {
 
     public static final int MAX_SIZE = 500;

@@ -8,7 +8,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
-/** Answers queries about the quarantine table, which this module owns. */
+/** Answers queries about the quarantine table, which this module owns: lists of summaries, one record in detail. */
 public class QuarantineQueries {
 
     private final JdbcTemplate jdbc;
@@ -22,12 +22,14 @@ public class QuarantineQueries {
         String where = query.dlqTopic() == null ? "" : " WHERE dlq_topic = ?";
         Object[] filter = query.dlqTopic() == null ? new Object[0] : new Object[] {query.dlqTopic()};
         long total = jdbc.queryForObject("SELECT COUNT(*) FROM dlq_quarantine" + where, Long.class, filter);
-        List<QuarantinedRecord> items = jdbc.query("SELECT dlq_topic, dlq_partition, dlq_offset, reason, quarantined_at, headers_json,"
-                        + " LENGTH(record_key) AS key_bytes, LENGTH(record_value) AS value_bytes FROM dlq_quarantine" + where
+        // summaries only: the stored sizes, never the headers, key or value themselves
+        List<QuarantineSummary> items = jdbc.query("SELECT dlq_topic, dlq_partition, dlq_offset, reason, quarantined_at, headers_bytes,"
+                        + " key_bytes, value_bytes FROM dlq_quarantine" + where
                         + " ORDER BY quarantined_at DESC, id DESC LIMIT " + query.size() + " OFFSET " + ((long) query.page() * query.size()),
-                (row, number) -> new QuarantinedRecord(row.getString("dlq_topic"), row.getInt("dlq_partition"), row.getLong("dlq_offset"),
+                (row, number) -> new QuarantineSummary(row.getString("dlq_topic"), row.getInt("dlq_partition"), row.getLong("dlq_offset"),
                         row.getString("reason"), row.getObject("quarantined_at", LocalDateTime.class).toInstant(ZoneOffset.UTC),
-                        row.getString("headers_json"), row.getObject("key_bytes", Integer.class), row.getObject("value_bytes", Integer.class)),
+                        row.getObject("headers_bytes", Long.class), row.getObject("key_bytes", Integer.class),
+                        row.getObject("value_bytes", Integer.class)),
                 filter);
         return new QuarantinePage(items, query.page(), query.size(), total);
     }
@@ -36,7 +38,7 @@ public class QuarantineQueries {
     @QueryHandler
     public Optional<QuarantinedRecordContent> handle(FindQuarantinedRecordQuery query) {
         return jdbc.query("SELECT dlq_topic, dlq_partition, dlq_offset, reason, quarantined_at, headers_json, record_timestamp,"
-                        + " LENGTH(record_key) AS key_bytes, LENGTH(record_value) AS value_bytes, SUBSTRING(record_key, 1, ?) AS key_prefix,"
+                        + " key_bytes, value_bytes, SUBSTRING(record_key, 1, ?) AS key_prefix,"
                         + " SUBSTRING(record_value, 1, ?) AS value_prefix FROM dlq_quarantine"
                         + " WHERE dlq_topic = ? AND dlq_partition = ? AND dlq_offset = ?",
                 (row, number) -> new QuarantinedRecordContent(new QuarantinedRecord(row.getString("dlq_topic"), row.getInt("dlq_partition"),

@@ -24,7 +24,7 @@ public final class Deliveries {
 
     public static final int MAX_ERROR_LENGTH = 1000;
     /** The width of the row's summary column: what a coalesced message names its held notifications by. */
-    static final int MAX_SUMMARY_LENGTH = 300;
+    public static final int MAX_SUMMARY_LENGTH = 300;
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate readCommitted;

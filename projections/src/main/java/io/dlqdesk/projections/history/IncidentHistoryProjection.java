@@ -53,7 +53,9 @@ import java.util.List;
  * Every change of every incident, in order, with who did it and why: the incident history and the
  * audit trail. One row per event, keyed by (incident, sequence number), so a replayed event writes
  * nothing new and a rebuild produces the same rows. Times are when the event was recorded. A batch of events is
- * one multi-row insert.
+ * one multi-row insert. An incident's duplicate deliveries are the exception: one row, at the first one's place, counts
+ * them all and names the last one's DLQ record (a producer can send the same record without end; its history stays one
+ * row). Its {@code last_seq} is the last event counted, so an event handled again counts nothing.
  */
 @Component
 @ProcessingGroup(IncidentHistoryProjection.PROCESSING_GROUP)
@@ -63,12 +65,24 @@ public class IncidentHistoryProjection {
     public static final String PROCESSING_GROUP = "incident-history";
     public static final int MAX_DETAIL = 4000;
     private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail,"
-            + " dlq_topic, dlq_partition, dlq_offset";
+            + " dlq_topic, dlq_partition, dlq_offset, deliveries, last_seq, collapsed";
+    /** {@code collapsed} of the row that an incident's duplicate deliveries collapse into (unique with the incident). */
+    static final Integer DUPLICATES = 1;
 
     /** A parked-event action in the history's columns: its sequence (or its group) in the incident's place. */
     private static final String PARKED_ACTION_AS_HISTORY = "COALESCE(sequence_identifier, processing_group), 0, action, occurred_at,"
-            + " principal, reason, NULL, NULL, detail, NULL, NULL, NULL";
-    private static final MultiRowInsert ROWS = new MultiRowInsert("incident_history", COLUMNS, "seq = seq");
+            + " principal, reason, NULL, NULL, detail, NULL, NULL, NULL, 1, 0, NULL";
+    /**
+     * A row already there (its event handled again: a seq not past its last_seq) keeps what it has; a collapsed row meets
+     * later duplicates and counts them (MySQL assigns left to right: last_seq last).
+     */
+    private static final MultiRowInsert ROWS = new MultiRowInsert("incident_history", COLUMNS,
+            "deliveries = IF(VALUES(seq) > last_seq, deliveries + VALUES(deliveries), deliveries),"
+                    + " detail = IF(VALUES(seq) > last_seq, VALUES(detail), detail),"
+                    + " dlq_topic = IF(VALUES(seq) > last_seq, VALUES(dlq_topic), dlq_topic),"
+                    + " dlq_partition = IF(VALUES(seq) > last_seq, VALUES(dlq_partition), dlq_partition),"
+                    + " dlq_offset = IF(VALUES(seq) > last_seq, VALUES(dlq_offset), dlq_offset),"
+                    + " last_seq = GREATEST(last_seq, VALUES(last_seq))");
     /** Key order is the write (and lock) order. */
     private static final Comparator<Object[]> BY_KEY = Comparator.comparing((Object[] row) -> (String) row[0])
             .thenComparingLong(row -> (Long) row[1]);
@@ -79,7 +93,10 @@ public class IncidentHistoryProjection {
 
     IncidentHistoryProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), ArrayList::new, rows -> ROWS.write(jdbc, rows.stream().sorted(BY_KEY).toList()));
+        this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), ArrayList::new,
+                // not folded here: only the table knows which duplicates it counted already (last_seq), and the statement
+                // meets them one row at a time, in seq order
+                rows -> ROWS.write(jdbc, rows.stream().sorted(BY_KEY).toList()));
     }
 
     @EventHandler
@@ -95,10 +112,10 @@ public class IncidentHistoryProjection {
 
     @EventHandler
     void on(DuplicateDeliveryRecorded event, @SequenceNumber long seq, @Timestamp Instant at) {
-        failureRow(event.incidentId(), seq, "DuplicateDeliveryRecorded", at, null, "the same failure of "
+        row(event.incidentId().value(), seq, "DuplicateDeliveryRecorded", at, null, null, null, "the same failure of "
                 + location(event.failureKey().topic(), event.failureKey().partition(), event.failureKey().offset())
                 + " delivered again (DLQ " + location(event.dlqLocation().topic(), event.dlqLocation().partition(),
-                event.dlqLocation().offset()) + ")", event.dlqLocation());
+                event.dlqLocation().offset()) + ")", event.dlqLocation(), DUPLICATES);
     }
 
     @EventHandler
@@ -293,10 +310,16 @@ public class IncidentHistoryProjection {
 
     private void row(String id, long seq, String type, Instant at, OperatorAction action, Integer attempt,
                      PublishStatus publishStatus, String detail, RecordLocation dlq) {
+        row(id, seq, type, at, action, attempt, publishStatus, detail, dlq, null);
+    }
+
+    /** {@code collapsed}: null, or the kind of row of which the incident has one ({@link #DUPLICATES}). */
+    private void row(String id, long seq, String type, Instant at, OperatorAction action, Integer attempt,
+                     PublishStatus publishStatus, String detail, RecordLocation dlq, Integer collapsed) {
         String bounded = BoundedText.truncate(detail, MAX_DETAIL); // never half a surrogate pair: utf8mb4 refuses one
         Object[] row = {id, seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
                 action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded,
-                dlq == null ? null : dlq.topic(), dlq == null ? null : dlq.partition(), dlq == null ? null : dlq.offset()};
+                dlq == null ? null : dlq.topic(), dlq == null ? null : dlq.partition(), dlq == null ? null : dlq.offset(), 1, seq, collapsed};
         pending.record(rows -> rows.add(row));
     }
 
@@ -321,9 +344,12 @@ public class IncidentHistoryProjection {
         Integer attempt = row.getObject("attempt", Integer.class);
         String publishStatus = row.getString("publish_status");
         String dlqTopic = row.getString("dlq_topic");
+        int deliveries = row.getInt("deliveries");
+        String detail = deliveries > 1 ? row.getString("detail") + "; " + deliveries + " deliveries in all, the last one's DLQ record named"
+                : row.getString("detail");
         return new HistoryEntry(row.getString("incident_id"), row.getLong("seq"), row.getString("event_type"),
                 row.getObject("occurred_at", LocalDateTime.class).toInstant(ZoneOffset.UTC), row.getString("principal"),
-                row.getString("reason"), attempt, publishStatus == null ? null : PublishStatus.valueOf(publishStatus), row.getString("detail"),
-                dlqTopic == null ? null : new RecordLocation(dlqTopic, row.getInt("dlq_partition"), row.getLong("dlq_offset")));
+                row.getString("reason"), attempt, publishStatus == null ? null : PublishStatus.valueOf(publishStatus), detail,
+                dlqTopic == null ? null : new RecordLocation(dlqTopic, row.getInt("dlq_partition"), row.getLong("dlq_offset")), deliveries);
     }
 }

@@ -32,12 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
 public class SourceRecordReader implements AutoCloseable {
 
     private static final Duration POLL = Duration.ofMillis(200);
+    /** Consumers kept between reads; the console reads no more records at once than this, so a crowd of viewers reuses them. */
+    public static final int KEPT_CONSUMERS = 4;
 
     private final Map<String, Object> consumerConfig;
     private final String clientId;
     private final AtomicLong consumers = new AtomicLong();
     /** Creating a consumer costs more than the read itself (metadata, connection): a few are kept between reads. */
-    private final BlockingQueue<KafkaConsumer<byte[], byte[]>> idle = new ArrayBlockingQueue<>(4);
+    private final BlockingQueue<KafkaConsumer<byte[], byte[]>> idle = new ArrayBlockingQueue<>(KEPT_CONSUMERS);
     private final Duration timeout;
 
     public SourceRecordReader(String bootstrapServers, String clientId, Duration timeout) {
