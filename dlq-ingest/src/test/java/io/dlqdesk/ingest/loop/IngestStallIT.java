@@ -33,7 +33,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -78,13 +77,21 @@ class IngestStallIT {
     @BeforeAll
     static void schema(TestDatabase testDatabase) throws Exception {
         database = testDatabase;
-        String quarantineTable;
-        try (InputStream in = IngestStallIT.class.getResourceAsStream("/db/migration/ingest/V200__dlq_quarantine.sql")) {
-            quarantineTable = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
         try (Connection connection = DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password());
              Statement statement = connection.createStatement()) {
-            statement.execute(quarantineTable.replaceAll("(?m)^--.*$", ""));
+            // the quarantine table as every migration of the module makes it, in version order (V2nn: names sort as versions)
+            java.nio.file.Path folder = java.nio.file.Path.of(IngestStallIT.class.getResource("/db/migration/ingest").toURI());
+            List<java.nio.file.Path> migrations;
+            try (var files = java.nio.file.Files.list(folder)) {
+                migrations = files.filter(file -> file.getFileName().toString().matches("V\\d+__.*\\.sql")).sorted().toList();
+            }
+            for (java.nio.file.Path migration : migrations) {
+                for (String sql : java.nio.file.Files.readString(migration).replaceAll("(?m)^--.*$", "").split(";")) {
+                    if (!sql.isBlank()) {
+                        statement.execute(sql);
+                    }
+                }
+            }
             statement.execute("CREATE TABLE stall_ingested (dlq_topic VARCHAR(249) NOT NULL, dlq_partition INT NOT NULL,"
                     + " dlq_offset BIGINT NOT NULL, original_topic VARCHAR(249) NOT NULL,"
                     + " PRIMARY KEY (dlq_topic, dlq_partition, dlq_offset)) ENGINE = InnoDB");
