@@ -102,7 +102,7 @@ class NotificationStormIT {
 
     @Test
     @Order(2)
-    void aStormOfFortyNewGroupsSendsTheLimitOneByOneAndOneSummaryCountingTheOtherThirtyFive() throws Exception {
+    void aStormOfFortyNewGroupsSendsTheLimitOneByOneAndASummaryCountingTheRest() throws Exception {
         String prefix = "com.example." + NONCE + ".storm";
         int storm = 40;
         double hookBefore = coalesced("hook");
@@ -110,27 +110,50 @@ class NotificationStormIT {
         for (int i = 0; i < storm; i++) {
             send(i % 3, 1000 + i, prefix + i + "Exception");
         }
-        await().atMost(WAIT).until(() -> !summaries(hook, prefix).isEmpty());
-        await().atMost(WAIT).until(() -> chat.received(mentions(prefix)).size() >= LIMIT + 1);
-
+        // every notification reaches each receiver, one by one or counted in a summary: all in one window, or (on a slow
+        // day, when the last ones are processed after the window's end) some in the next
+        await().atMost(WAIT.plus(WINDOW)).until(() -> singles(hook, prefix).size() + held(summaries(hook, prefix)) == storm);
         List<Request> singles = singles(hook, prefix);
         List<Request> summaries = summaries(hook, prefix);
-        assertThat(singles).as("one by one up to the limit").hasSize(LIMIT);
-        assertThat(summaries).as("then one summary at the window's end").hasSize(1);
-        JsonNode summary = summaries.get(0).json();
-        int held = summary.path("facts").path("coalesced").asInt();
-        assertThat(LIMIT + held).as("every notification accounted for: the singles and the summary's count").isEqualTo(storm);
-        assertThat(summary.path("summary").asText()).contains(Integer.toString(held)).contains("new exception groups");
-        assertThat(summary.path("event").asText()).isEqualTo("new-exception-group");
-        assertThat(summary.path("id").asText()).isNotIn(singles.stream().map(request -> request.json().path("id").asText()).toList());
-        assertThat(coalesced("hook") - hookBefore).as("the suppressed count, as a metric").isEqualTo(held);
+        assertThat(summaries).as("a summary at the window's end; a second only if the storm outlasted the window").hasSizeBetween(1, 2);
+        assertThat(singles.size()).as("one by one up to the limit in each window").isBetween(LIMIT, LIMIT * (summaries.size() + 1));
+        for (Request summary : summaries) {
+            int held = summary.json().path("facts").path("coalesced").asInt();
+            assertThat(held).isPositive();
+            assertThat(summary.json().path("summary").asText()).contains(Integer.toString(held)).contains("new exception groups");
+            assertThat(summary.json().path("event").asText()).isEqualTo("new-exception-group");
+            assertThat(summary.json().path("id").asText()).isNotIn(singles.stream().map(request -> request.json().path("id").asText()).toList());
+        }
+        int held = held(summaries);
+        assertThat(singles.size() + summaries.size()).as("40 notifications, a handful of messages").isLessThanOrEqualTo(2 * (LIMIT + 1));
+        await().atMost(Duration.ofSeconds(10)).until(() -> coalesced("hook") - hookBefore == held);
 
-        // the chat channel alike: the limit of single messages, then one summary naming the suppressed count
-        await().atMost(WAIT).until(() -> chat.received(mentions(prefix)).size() == LIMIT + 1);
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> chat.received(mentions(prefix)).size() == LIMIT + 1);
-        assertThat(chat.received(mentions(prefix))).filteredOn(request -> request.json().path("text").asText().contains(held + " more"))
-                .hasSize(1);
-        assertThat(coalesced("chat") - chatBefore).isEqualTo(held);
+        // the chat channel alike: single messages up to the limit, then a summary naming the suppressed count
+        await().atMost(WAIT.plus(WINDOW)).until(() -> chatSingles(prefix).size() + chatHeld(prefix) == storm);
+        assertThat(chatSingles(prefix).size() + chatSummaries(prefix).size()).isLessThanOrEqualTo(2 * (LIMIT + 1));
+        assertThat(chatSummaries(prefix)).isNotEmpty();
+        await().atMost(Duration.ofSeconds(10)).until(() -> coalesced("chat") - chatBefore == chatHeld(prefix));
+    }
+
+    private static final java.util.regex.Pattern MORE = java.util.regex.Pattern.compile("(\\d+) more new exception groups");
+
+    private static int held(List<Request> summaries) {
+        return summaries.stream().mapToInt(summary -> summary.json().path("facts").path("coalesced").asInt()).sum();
+    }
+
+    private static List<Request> chatSummaries(String prefix) {
+        return chat.received(mentions(prefix).and(request -> MORE.matcher(request.json().path("text").asText()).find()));
+    }
+
+    private static List<Request> chatSingles(String prefix) {
+        return chat.received(mentions(prefix).and(request -> !MORE.matcher(request.json().path("text").asText()).find()));
+    }
+
+    private static int chatHeld(String prefix) {
+        return chatSummaries(prefix).stream().mapToInt(request -> {
+            java.util.regex.Matcher more = MORE.matcher(request.json().path("text").asText());
+            return more.find() ? Integer.parseInt(more.group(1)) : 0;
+        }).sum();
     }
 
     private static List<Request> singles(Receiver receiver, String prefix) {
