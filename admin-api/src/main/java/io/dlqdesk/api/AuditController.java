@@ -1,5 +1,7 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.domain.InvalidValueException;
+import io.dlqdesk.operations.PageBounds;
 import io.dlqdesk.projections.asof.AsOfCursor;
 import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
 import io.dlqdesk.projections.asof.IncidentsAsOfPage;
@@ -59,7 +61,7 @@ public class AuditController {
     public IncidentsAsOfPage incidentsAsOf(@RequestParam Instant at, @RequestParam(required = false) String after,
                                            @RequestParam(defaultValue = "100") int size, @RequestParam(required = false) String page) {
         if (page != null) {
-            throw new IllegalArgumentException("incidents-as-of pages by cursor: pass the previous page's 'next' as 'after' instead of 'page'");
+            throw new InvalidValueException("incidents-as-of pages by cursor: pass the previous page's 'next' as 'after' instead of 'page'");
         }
         PageBounds.require(0, size);
         return queries.query(new FindIncidentsAsOfQuery(at, after == null ? null : AsOfCursor.of(after), size), IncidentsAsOfPage.class)
@@ -70,7 +72,7 @@ public class AuditController {
         try {
             return CountIncidentsQuery.Dimension.valueOf(by.toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'by' must be one of " + Arrays.stream(CountIncidentsQuery.Dimension.values())
+            throw new InvalidValueException("'by' must be one of " + Arrays.stream(CountIncidentsQuery.Dimension.values())
                     .map(value -> value.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList() + ", was '" + by + "'");
         }
     }

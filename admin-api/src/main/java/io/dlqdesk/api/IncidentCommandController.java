@@ -5,6 +5,7 @@ import io.dlqdesk.domain.api.DiscardIncidentCommand;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.operations.OperatorActions;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -53,7 +54,7 @@ public class IncidentCommandController {
 
     private ResponseEntity<Void> send(String id, Reason body, Authentication caller, BiFunction<IncidentId, OperatorAction, Object> command) {
         IncidentId incidentId = IncidentId.parse(id);
-        commands.sendAndWait(command.apply(incidentId, Incidents.action(caller, body == null ? null : body.reason(), clock)));
+        commands.sendAndWait(command.apply(incidentId, OperatorActions.of(caller, body == null ? null : body.reason(), clock)));
         return ResponseEntity.noContent().build();
     }
 }

@@ -1,9 +1,12 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.domain.InvalidValueException;
+import io.dlqdesk.domain.parked.ParkedEvent;
+import io.dlqdesk.operations.OperatorActions;
+import io.dlqdesk.operations.PageBounds;
 import io.dlqdesk.parked.ParkedEventPage;
 import io.dlqdesk.parked.ParkedEvents;
 import io.dlqdesk.parked.RetryOutcome;
-import io.dlqdesk.domain.parked.ParkedEvent;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -44,21 +47,21 @@ public class ParkedEventController {
     @PostMapping("/api/v1/parked-events/{id}/retry")
     public RetryOutcome retry(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
                               Authentication caller) {
-        return parked.retry(id, Incidents.action(caller, body == null ? null : body.reason(), clock));
+        return parked.retry(id, OperatorActions.of(caller, body == null ? null : body.reason(), clock));
     }
 
     @PostMapping("/api/v1/parked-events/retry")
     public RetryOutcome retryAll(@RequestBody(required = false) RetryAll body, Authentication caller) {
         if (body == null || body.processingGroup() == null) {
-            throw new IllegalArgumentException("'processingGroup' is required (one of " + parked.groups() + ")");
+            throw new InvalidValueException("'processingGroup' is required (one of " + parked.groups() + ")");
         }
-        return parked.retryAll(body.processingGroup(), Incidents.action(caller, body.reason(), clock));
+        return parked.retryAll(body.processingGroup(), OperatorActions.of(caller, body.reason(), clock));
     }
 
     /** Its group never applies it; what waits behind it stays parked. */
     @PostMapping("/api/v1/parked-events/{id}/evict")
     public ParkedEvent evict(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
                              Authentication caller) {
-        return parked.evict(id, Incidents.action(caller, body == null ? null : body.reason(), clock));
+        return parked.evict(id, OperatorActions.of(caller, body == null ? null : body.reason(), clock));
     }
 }

@@ -3,22 +3,30 @@ package io.dlqdesk.api;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import io.dlqdesk.parked.ParkedEventNotFoundException;
+import jakarta.servlet.http.HttpServletRequest;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
+import io.dlqdesk.operations.NotFoundException;
+import io.dlqdesk.operations.UnexpectedFailure;
+import io.dlqdesk.operations.replay.SelectionRefusedException;
+import io.dlqdesk.operations.security.LoginThrottle;
+import io.dlqdesk.parked.ParkedEventNotFoundException;
 import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.core.annotation.Order;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -40,9 +48,11 @@ public class ProblemAdvice {
     static final URI SOURCE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:source-unavailable");
     static final URI EMPTY_SELECTION = URI.create("urn:dlqdesk:problem:empty-selection");
     static final URI DATABASE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:database-unavailable");
+    static final URI INTERNAL_ERROR = URI.create("urn:dlqdesk:problem:internal-error");
 
-    @ExceptionHandler(IllegalArgumentException.class)
-    ProblemDetail invalidInput(IllegalArgumentException e) {
+    /** Only the desk's own rules make a 400: any other illegal argument is a fault of ours ({@link #unexpected}). */
+    @ExceptionHandler(InvalidValueException.class)
+    ProblemDetail invalidInput(InvalidValueException e) {
         return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, e.getMessage());
     }
 
@@ -167,6 +177,24 @@ public class ProblemAdvice {
     @ExceptionHandler(ParkedEventNotFoundException.class)
     ProblemDetail noParkedEvent(ParkedEventNotFoundException e) {
         return problem(HttpStatus.NOT_FOUND, NOT_FOUND, e.getMessage());
+    }
+
+    /**
+     * Spring's own errors (no such path, a method not allowed, a missing parameter) keep their status and headers; anything
+     * else is a fault of ours: a 500 whose detail is only an id that finds the logged stack trace.
+     */
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
+        if (e instanceof ErrorResponse error) {
+            ProblemDetail body = error.getBody();
+            log.info("refused {}: {}", error.getStatusCode().value(), oneLine(body.getDetail()));
+            return ResponseEntity.status(error.getStatusCode()).headers(error.getHeaders()).body(body);
+        }
+        String id = UnexpectedFailure.logged(log, request.getMethod() + " " + LoginThrottle.printable(request.getRequestURI()), e);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, UnexpectedFailure.detail(id));
+        problem.setType(INTERNAL_ERROR);
+        problem.setProperty("errorId", id);
+        return ResponseEntity.internalServerError().body(problem);
     }
 
     /**

@@ -1,14 +1,10 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.ingest.quarantine.FindQuarantinedRecordQuery;
-import io.dlqdesk.ingest.quarantine.ListQuarantineQuery;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.ingest.quarantine.QuarantinedRecord;
-import io.dlqdesk.ingest.quarantine.QuarantinedRecordContent;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.axonframework.messaging.responsetypes.ResponseTypes;
-import org.axonframework.queryhandling.QueryGateway;
+import io.dlqdesk.operations.quarantine.QuarantineReads;
+import io.dlqdesk.operations.record.HeaderRedaction;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -21,29 +17,25 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class QuarantineController {
 
-    private final QueryGateway queries;
+    private final QuarantineReads quarantine;
     private final HeaderRedaction redaction;
 
-    public QuarantineController(QueryGateway queries, SecurityProperties security, ObjectMapper json) {
-        this.queries = queries;
-        this.redaction = new HeaderRedaction(security.redactedHeaders(), json);
+    public QuarantineController(QuarantineReads quarantine, HeaderRedaction redaction) {
+        this.quarantine = quarantine;
+        this.redaction = redaction;
     }
 
     @GetMapping("/api/v1/quarantine")
     public QuarantinePage list(@RequestParam(name = "topic", required = false) String dlqTopic, @RequestParam(defaultValue = "0") int page,
                                @RequestParam(defaultValue = "50") int size) {
-        PageBounds.require(page, size);
-        return queries.query(new ListQuarantineQuery(dlqTopic, page, size), QuarantinePage.class).join();
+        return quarantine.list(dlqTopic, page, size);
     }
 
     /** One quarantined record with its headers, credentials redacted (dlqdesk.security.redacted-headers); key and value stay stored. */
     @GetMapping("/api/v1/quarantine/{topic}/{partition}/{offset}")
     public QuarantinedRecord record(@PathVariable String topic, @PathVariable int partition, @PathVariable long offset) {
         RecordLocation location = new RecordLocation(topic, partition, offset); // a legal topic name, or a 400
-        QuarantinedRecord record = queries.query(new FindQuarantinedRecordQuery(location.topic(), location.partition(), location.offset(), 1),
-                        ResponseTypes.optionalInstanceOf(QuarantinedRecordContent.class)).join()
-                .orElseThrow(() -> new NotFoundException("no quarantined record at " + location.topic() + "/" + partition + "@" + offset))
-                .record();
+        QuarantinedRecord record = quarantine.find(location, 1).record();
         return new QuarantinedRecord(record.dlqTopic(), record.dlqPartition(), record.dlqOffset(), record.reason(), record.quarantinedAt(),
                 redaction.redactHeadersJson(record.headersJson()), record.keyBytes(), record.valueBytes());
     }

@@ -1,18 +1,14 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.WaiveReplayConsumptionCommand;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
-import io.dlqdesk.projections.incident.IncidentSummaryView;
-import io.dlqdesk.replay.request.PublishUnknownMarker;
-import io.dlqdesk.replay.request.ReplayRequester;
+import io.dlqdesk.domain.api.WaiveReplayConsumptionCommand;
+import io.dlqdesk.operations.OperatorActions;
+import io.dlqdesk.operations.replay.IncidentReplays;
 import io.dlqdesk.replay.request.ReplaySwitch;
-import org.apache.kafka.common.TopicPartition;
-import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -32,19 +28,14 @@ import java.time.Clock;
 @RestController
 public class ReplayController {
 
-    private final ReplayRequester requester;
+    private final IncidentReplays replays;
     private final ReplaySwitch replaySwitch;
-    private final PublishUnknownMarker publishUnknown;
-    private final QueryGateway queries;
     private final CommandGateway commands;
     private final Clock clock = Clock.systemUTC();
 
-    public ReplayController(ReplayRequester requester, ReplaySwitch replaySwitch, PublishUnknownMarker publishUnknown,
-                            QueryGateway queries, CommandGateway commands) {
-        this.requester = requester;
+    public ReplayController(IncidentReplays replays, ReplaySwitch replaySwitch, CommandGateway commands) {
+        this.replays = replays;
         this.replaySwitch = replaySwitch;
-        this.publishUnknown = publishUnknown;
-        this.queries = queries;
         this.commands = commands;
     }
 
@@ -62,7 +53,7 @@ public class ReplayController {
                                                  Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        ReplayOutcome outcome = Incidents.requestReplay(queries, requester, incidentId, action);
+        ReplayOutcome outcome = replays.request(incidentId, action);
         if (outcome.attempt() == null) {
             throw new ReplayRefusedException(incidentId, outcome.refusals());
         }
@@ -75,9 +66,7 @@ public class ReplayController {
                                                    @RequestBody(required = false) IncidentCommandController.Reason body, Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        publishUnknown.mark(incidentId, attempt, action, () -> queries.query(new FindIncidentSummaryQuery(incidentId),
-                        ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
-                .map(incident -> new TopicPartition(incident.topic(), incident.partition())));
+        replays.markPublishUnknown(incidentId, attempt, action);
         return ResponseEntity.noContent().build();
     }
 
@@ -102,12 +91,12 @@ public class ReplayController {
     @PutMapping("/api/v1/replay-switch")
     public ReplaySwitch.State setReplaySwitch(@RequestBody(required = false) SwitchChange body, Authentication caller) {
         if (body == null || body.enabled() == null) {
-            throw new IllegalArgumentException("'enabled' (true or false) is required");
+            throw new InvalidValueException("'enabled' (true or false) is required");
         }
         return replaySwitch.set(body.enabled(), action(caller, body.reason()));
     }
 
     private OperatorAction action(Authentication caller, String reason) {
-        return Incidents.action(caller, reason, clock);
+        return OperatorActions.of(caller, reason, clock);
     }
 }

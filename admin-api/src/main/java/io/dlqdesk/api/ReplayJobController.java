@@ -1,7 +1,11 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.operations.OperatorActions;
+import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.operations.replay.ReplayJobs;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.projections.job.ListReplayJobsQuery;
 import io.dlqdesk.projections.job.ReplayJobPage;
@@ -52,7 +56,7 @@ public class ReplayJobController {
     @PostMapping
     public ResponseEntity<?> create(@RequestBody(required = false) JobRequest body, Authentication caller) {
         if (body == null) {
-            throw new IllegalArgumentException("a body is required: {\"reason\": …, \"filter\": {…} or \"incidentIds\": […]}");
+            throw new InvalidValueException("a body is required: {\"reason\": …, \"filter\": {…} or \"incidentIds\": […]}");
         }
         OperatorAction by = action(caller, body.reason());
         ReplayJobLimits limits = new ReplayJobLimits(body.rate() == null ? ReplayJobLimits.DEFAULT_RATE : body.rate(),
@@ -99,7 +103,7 @@ public class ReplayJobController {
     }
 
     private OperatorAction action(Authentication caller, String reason) {
-        return Incidents.action(caller, reason, jobs.clock());
+        return OperatorActions.of(caller, reason, jobs.clock());
     }
 
     /** The selection in words, for the audit trail. */

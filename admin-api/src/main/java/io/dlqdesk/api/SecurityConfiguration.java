@@ -1,6 +1,11 @@
 package io.dlqdesk.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.operations.security.LoginGuard;
+import io.dlqdesk.operations.security.LoginThrottle;
+import io.dlqdesk.operations.security.ProblemResponses;
+import io.dlqdesk.operations.security.Role;
+import io.dlqdesk.operations.security.SecurityProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
 import org.slf4j.Logger;
@@ -24,13 +29,13 @@ import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
-import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
-import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
@@ -48,7 +53,6 @@ import java.util.stream.Collectors;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSecurity
-@EnableConfigurationProperties(SecurityProperties.class)
 public class SecurityConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
@@ -83,6 +87,8 @@ public class SecurityConfiguration {
                         // request that was authorized on its first dispatch
                         .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
                         .requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness").permitAll()
+                        // the service's root: links for a client, the console's sign-in for a browser (nothing of the desk's data)
+                        .requestMatchers(reads("/")).permitAll()
                         // the scraper's own role, so its credential reads no incident and no other actuator endpoint
                         .requestMatchers(reads("/actuator/prometheus")).hasAnyRole(Role.METRICS.name(), Role.ADMIN.name())
                         .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())
@@ -139,43 +145,6 @@ public class SecurityConfiguration {
             matchers.add(PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.HEAD, path));
         }
         return new OrRequestMatcher(matchers);
-    }
-
-    /** Failures per user and address, and the password-check permits: one for Basic, the console's form and service tokens. */
-    @Bean
-    LoginGuard loginGuard(SecurityProperties properties) {
-        Set<String> known = properties.users().stream().map(user -> LoginGuard.key(user.name())).collect(Collectors.toUnmodifiableSet());
-        return new LoginGuard(properties.logins(), known::contains, Clock.systemUTC());
-    }
-
-    /** Failed Basic logins logged, counted and limited; password checks bounded in concurrency. */
-    @Bean
-    LoginThrottle loginThrottle(LoginGuard guard, ObjectMapper json, ObjectProvider<MeterRegistry> meters) {
-        return new LoginThrottle(guard, json, meters);
-    }
-
-    /** admin > operator > viewer; deployer and metrics stand alone. */
-    @Bean
-    static RoleHierarchy roleHierarchy() {
-        return RoleHierarchyImpl.withDefaultRolePrefix()
-                .role(Role.ADMIN.name()).implies(Role.OPERATOR.name())
-                .role(Role.OPERATOR.name()).implies(Role.VIEWER.name())
-                .build();
-    }
-
-    @Bean
-    PasswordEncoder passwordEncoder() {
-        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
-    }
-
-    /** Always defined, so that Spring Boot never invents a user with a logged password. */
-    @Bean
-    UserDetailsService users(SecurityProperties properties, Environment environment) {
-        properties.requireUsersOnLoopbackUnlessAllowed(environment.getProperty("server.address"));
-        return new InMemoryUserDetailsManager(properties.users().stream()
-                .map(user -> User.withUsername(user.name()).password(user.passwordHash())
-                        .roles(user.roles().stream().map(Role::name).toArray(String[]::new)).build())
-                .toList());
     }
 
     /** 401 as a problem; the challenge names bearer tokens when one was sent, else Basic. */

@@ -1,5 +1,8 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.operations.security.LoginGuard;
+import io.dlqdesk.operations.security.LoginThrottle;
+import io.dlqdesk.operations.security.SecurityProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

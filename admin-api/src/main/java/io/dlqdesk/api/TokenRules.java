@@ -1,5 +1,6 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.operations.security.SecurityProperties;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.oauth2.core.OAuth2Error;

@@ -1,5 +1,7 @@
 package io.dlqdesk.api;
 
+import io.dlqdesk.operations.security.Role;
+import io.dlqdesk.operations.security.SecurityProperties;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.oauth2.jwt.Jwt;

@@ -4,8 +4,9 @@ import io.dlqdesk.api.ApiConfiguration;
 import io.dlqdesk.console.ConsoleConfiguration;
 import io.dlqdesk.ingest.config.IngestConfiguration;
 import io.dlqdesk.notifications.NotificationsConfiguration;
-import io.dlqdesk.replay.config.ReplayConfiguration;
+import io.dlqdesk.operations.OperationsConfiguration;
 import io.dlqdesk.projections.ProjectionsConfiguration;
+import io.dlqdesk.replay.config.ReplayConfiguration;
 import io.dlqdesk.retention.RetentionConfiguration;
 import io.dlqdesk.rollback.RollbackConfiguration;
 import org.springframework.boot.SpringApplication;
@@ -15,7 +16,7 @@ import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
 @Import({ProjectionsConfiguration.class, IngestConfiguration.class, ReplayConfiguration.class, RetentionConfiguration.class, RollbackConfiguration.class,
-        ApiConfiguration.class, NotificationsConfiguration.class, ConsoleConfiguration.class})
+        OperationsConfiguration.class, ApiConfiguration.class, NotificationsConfiguration.class, ConsoleConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class, ApplicationName.class, InstanceProperties.class})
 public class DlqDeskApplication {
 

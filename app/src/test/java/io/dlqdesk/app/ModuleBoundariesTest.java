@@ -31,6 +31,7 @@ class ModuleBoundariesTest {
                 .layer("replay-saga").definedBy("io.dlqdesk.replay..")
                 .layer("retention-guard").definedBy("io.dlqdesk.retention..")
                 .layer("rollback-checker").definedBy("io.dlqdesk.rollback..")
+                .layer("desk-operations").definedBy("io.dlqdesk.operations..")
                 .layer("admin-api").definedBy("io.dlqdesk.api..")
                 .layer("notifications").definedBy("io.dlqdesk.notifications..")
                 .layer("console").definedBy("io.dlqdesk.console..")
@@ -50,14 +51,17 @@ class ModuleBoundariesTest {
                 .whereLayer("replay-saga").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
                 .whereLayer("retention-guard").mayOnlyAccessLayers("incident-domain", "projections", "kafka-connection")
                 .whereLayer("rollback-checker").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "replay-saga", "kafka-connection")
-                .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "dlq-ingest", "replay-saga")
+                // what both front doors call: reads and views, replays and jobs, redaction, page bounds, users and roles
+                .whereLayer("desk-operations").mayOnlyAccessLayers("incident-domain", "projections", "dlq-ingest", "replay-saga")
+                // the two front doors stand side by side on the operations: neither reaches into the other
+                .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "dlq-ingest", "replay-saga",
+                        "desk-operations")
                 // the exception group of a failure is the read models' definition, so ids match the API and the gauges
                 .whereLayer("notifications").mayOnlyAccessLayers("incident-domain", "projections")
-                // the console's pages call what the REST API calls, and reuse its roles, redaction and error types
                 .whereLayer("console").mayOnlyAccessLayers("incident-domain", "dlq-record", "projections", "parked-events", "dlq-ingest", "replay-saga",
-                        "retention-guard", "rollback-checker", "admin-api")
+                        "retention-guard", "rollback-checker", "desk-operations")
                 .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "parked-events", "dlq-ingest", "replay-saga",
-                        "retention-guard", "rollback-checker", "admin-api", "notifications", "console")
+                        "retention-guard", "rollback-checker", "desk-operations", "admin-api", "notifications", "console")
                 .whereLayer("test-support").mayNotBeAccessedByAnyLayer()
                 // ships to other teams' services: it uses nothing of ours, and the desk does not use it
                 .whereLayer("dlq-desk-consumer").mayNotAccessAnyLayer()

@@ -89,6 +89,11 @@ final class RunningApp {
         return send(app, request(app, path).build());
     }
 
+    /** Anonymous, naming the media types it accepts as a browser or a client would. */
+    static HttpResponse<String> getAccepting(ConfigurableApplicationContext app, String path, String accept) throws Exception {
+        return send(app, request(app, path).header("Accept", accept).build());
+    }
+
     /** As a test user, with HTTP Basic. */
     static HttpResponse<String> get(ConfigurableApplicationContext app, String path, String user, String password) throws Exception {
         return get(app, path, basic(user, password));

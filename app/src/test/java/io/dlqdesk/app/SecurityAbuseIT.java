@@ -3,13 +3,14 @@ package io.dlqdesk.app;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.dlqdesk.domain.api.FailureKey;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.operations.security.LoginThrottle;
 import io.dlqdesk.rollback.web.SharedReadinessCheck;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.LoggedEvents;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -171,7 +172,7 @@ class SecurityAbuseIT {
      */
     @Test
     void forwardedHeadersFromAPeerThatIsNoConfiguredProxyAreIgnored() throws Exception {
-        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.dlqdesk.api.LoginThrottle");
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(LoginThrottle.class);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         logger.addAppender(logged);
@@ -195,7 +196,7 @@ class SecurityAbuseIT {
     /** Wrong passwords for one user: each failure logged in one line and counted, then 429 before any hash is checked. */
     @Test
     void aWrongPasswordBurstIsLoggedCountedAndAnswered429UntilTheWindowEnds() throws Exception {
-        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.dlqdesk.api.LoginThrottle");
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(LoginThrottle.class);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         logger.addAppender(logged);

@@ -2,6 +2,7 @@ package io.dlqdesk.app;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.dlqdesk.operations.security.LoginThrottle;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.LoggedEvents;
 import io.dlqdesk.testsupport.RealInfrastructure;
@@ -55,6 +56,27 @@ class SecurityIT {
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         assertThat(response.body()).contains("\"type\":\"urn:dlqdesk:problem:unauthenticated\"").contains("\"status\":401");
+    }
+
+    /** A newcomer's browser at the root lands on the console's sign-in; a client gets links; neither needs credentials. */
+    @Test
+    void theRootSendsABrowserToTheConsoleAndGivesAnyOtherClientLinks() throws Exception {
+        String browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+        HttpResponse<String> page = RunningApp.getAccepting(app, "/", browser);
+        assertThat(page.statusCode()).isEqualTo(302);
+        assertThat(page.headers().firstValue("Location")).hasValueSatisfying(location -> assertThat(location).endsWith("/console"));
+        HttpResponse<String> console = RunningApp.getAccepting(app, "/console", browser);
+        assertThat(console.statusCode()).isEqualTo(302);
+        assertThat(console.headers().firstValue("Location")).hasValueSatisfying(location -> assertThat(location).endsWith("/login"));
+
+        for (String client : new String[] {"application/json", "*/*"}) {
+            HttpResponse<String> links = RunningApp.getAccepting(app, "/", client);
+            assertThat(links.statusCode()).as(client).isEqualTo(200);
+            assertThat(links.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+            assertThat(links.body()).as(client).contains("\"/v3/api-docs\"", "\"/actuator/health\"", "\"/console\"");
+        }
+        assertThat(RunningApp.get(app, "/").statusCode()).as("no Accept header at all").isEqualTo(200);
+        assertThat(RunningApp.get(app, "/anything-else").statusCode()).as("the root opens nothing else").isEqualTo(401);
     }
 
     @Test
@@ -123,7 +145,7 @@ class SecurityIT {
     /** Behind the configured proxy, X-Forwarded-Proto says the request came over TLS (HSTS is sent) and X-Forwarded-For whose it is. */
     @Test
     void aConfiguredProxysForwardedSchemeAndAddressAreHonoured() throws Exception {
-        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.dlqdesk.api.LoginThrottle");
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(LoginThrottle.class);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         logger.addAppender(logged);

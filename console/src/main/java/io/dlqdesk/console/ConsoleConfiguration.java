@@ -1,5 +1,7 @@
 package io.dlqdesk.console;
 
+import io.dlqdesk.console.record.DlqRecords;
+import io.dlqdesk.console.record.RecordRenderer;
 import io.dlqdesk.console.web.AuditPages;
 import io.dlqdesk.console.web.ConsoleAdvice;
 import io.dlqdesk.console.web.IncidentActions;
@@ -11,11 +13,7 @@ import io.dlqdesk.console.web.QuarantinePages;
 import io.dlqdesk.console.web.ReplaySwitchPage;
 import io.dlqdesk.console.web.RetentionPage;
 import io.dlqdesk.console.web.RollbackPage;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.api.HeaderRedaction;
-import io.dlqdesk.api.SecurityProperties;
-import io.dlqdesk.console.record.DlqRecords;
-import io.dlqdesk.console.record.RecordRenderer;
+import io.dlqdesk.operations.record.HeaderRedaction;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -33,10 +31,10 @@ import org.springframework.context.annotation.Import;
         IncidentActions.class, QuarantinePages.class, AuditPages.class, RetentionPage.class, ReplaySwitchPage.class, RollbackPage.class})
 public class ConsoleConfiguration {
 
-    /** Header values withheld as the API withholds them ({@code dlqdesk.security.redacted-headers}). */
+    /** Header values withheld as the API withholds them. */
     @Bean
-    RecordRenderer consoleRecordRenderer(ConsoleProperties properties, SecurityProperties security, ObjectMapper json) {
-        return new RecordRenderer((int) properties.recordDisplayLimit().toBytes(), new HeaderRedaction(security.redactedHeaders(), json));
+    RecordRenderer consoleRecordRenderer(ConsoleProperties properties, HeaderRedaction redaction) {
+        return new RecordRenderer((int) properties.recordDisplayLimit().toBytes(), redaction);
     }
 
     /** Replay's own source-record reader (bounded, never commits), pointed at the DLQ record's location. */

@@ -1,7 +1,7 @@
 package io.dlqdesk.console;
 
-import io.dlqdesk.api.LoginThrottle;
-import io.dlqdesk.api.Role;
+import io.dlqdesk.operations.security.LoginThrottle;
+import io.dlqdesk.operations.security.Role;
 import jakarta.servlet.DispatcherType;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -1,5 +1,6 @@
 package io.dlqdesk.parked;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.domain.parked.ParkedEventEvicted;
@@ -97,7 +98,7 @@ public final class ParkedEvents {
     /** Oldest first; {@code processingGroup} null for every group. Paging is the caller's to bound. */
     public ParkedEventPage list(String processingGroup, int page, int size) {
         if (processingGroup != null && !groups.contains(processingGroup)) {
-            throw new IllegalArgumentException("processingGroup must be one of " + groups);
+            throw new InvalidValueException("processingGroup must be one of " + groups);
         }
         Map<String, Long> counts = countsByGroup();
         String where = processingGroup == null ? "" : " WHERE p.processing_group = ?";
@@ -143,7 +144,7 @@ public final class ParkedEvents {
     /** Retries every parked sequence of {@code processingGroup} (up to {@value #MAX_SEQUENCES_PER_RETRY}), oldest first. */
     public RetryOutcome retryAll(String processingGroup, OperatorAction by) {
         if (!groups.contains(processingGroup)) {
-            throw new IllegalArgumentException("processingGroup must be one of " + groups);
+            throw new InvalidValueException("processingGroup must be one of " + groups);
         }
         List<String> sequences = jdbc.queryForList("SELECT sequence_identifier FROM " + ParkedEventTable.TABLE
                 + " WHERE processing_group = ? GROUP BY sequence_identifier ORDER BY MIN(enqueued_at), sequence_identifier LIMIT ?",
@@ -193,7 +194,7 @@ public final class ParkedEvents {
 
     private Located locate(String id) {
         if (id == null || !ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("a parked event's id is a UUID (as the list gives it)");
+            throw new InvalidValueException("a parked event's id is a UUID (as the list gives it)");
         }
         List<Located> found = jdbc.query("SELECT processing_group, sequence_identifier FROM " + ParkedEventTable.TABLE + " WHERE dead_letter_id = ?",
                 (row, number) -> new Located(row.getString(1), row.getString(2)), id);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.dlqdesk.api.HeaderRedaction;
+import io.dlqdesk.operations.record.HeaderRedaction;
 import io.dlqdesk.record.DltHeaders;
 
 import java.nio.ByteBuffer;

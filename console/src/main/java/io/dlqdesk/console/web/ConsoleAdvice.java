@@ -1,7 +1,9 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.api.NotFoundException;
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.console.ConsoleConfiguration;
+import io.dlqdesk.operations.NotFoundException;
+import io.dlqdesk.operations.UnexpectedFailure;
 import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.slf4j.Logger;
@@ -30,8 +32,9 @@ public class ConsoleAdvice {
 
     private static final Logger log = LoggerFactory.getLogger(ConsoleAdvice.class);
 
-    @ExceptionHandler(IllegalArgumentException.class)
-    ModelAndView invalid(IllegalArgumentException e) {
+    /** Only the desk's own rules make a 400: any other illegal argument is a fault of ours ({@link #other}). */
+    @ExceptionHandler(InvalidValueException.class)
+    ModelAndView invalid(InvalidValueException e) {
         return page(HttpStatus.BAD_REQUEST, "Not a valid request", e.getMessage());
     }
 
@@ -54,7 +57,7 @@ public class ConsoleAdvice {
     @ExceptionHandler(CompletionException.class)
     ModelAndView completion(CompletionException e) throws Throwable {
         Throwable cause = e.getCause();
-        if (cause instanceof IllegalArgumentException invalid) {
+        if (cause instanceof InvalidValueException invalid) {
             return invalid(invalid);
         }
         if (cause instanceof NotFoundException missing) {
@@ -78,8 +81,8 @@ public class ConsoleAdvice {
             HttpStatus status = HttpStatus.valueOf(error.getStatusCode().value());
             return page(status, status.getReasonPhrase(), error.getBody().getDetail());
         }
-        log.error("console page failed", e);
-        return page(HttpStatus.INTERNAL_SERVER_ERROR, "Something went wrong", "The error is in the service's log.");
+        String id = UnexpectedFailure.logged(log, "console page", e);
+        return page(HttpStatus.INTERNAL_SERVER_ERROR, "Something went wrong", UnexpectedFailure.detail(id));
     }
 
     static ModelAndView page(HttpStatus status, String title, String detail) {

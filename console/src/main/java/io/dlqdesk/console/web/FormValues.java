@@ -1,5 +1,6 @@
 package io.dlqdesk.console.web;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.IncidentStatus;
 
 import java.time.Instant;
@@ -30,7 +31,7 @@ final class FormValues {
             try {
                 return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException("'" + name + "' must be a UTC date and time like 2026-11-30T08:00, was '" + text + "'");
+                throw new InvalidValueException("'" + name + "' must be a UTC date and time like 2026-11-30T08:00, was '" + text + "'");
             }
         }
     }
@@ -43,7 +44,7 @@ final class FormValues {
         try {
             return IncidentStatus.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'status' must be one of OPEN, ACKED, RESOLVED, DISCARDED, was '" + text + "'");
+            throw new InvalidValueException("'status' must be one of OPEN, ACKED, RESOLVED, DISCARDED, was '" + text + "'");
         }
     }
 

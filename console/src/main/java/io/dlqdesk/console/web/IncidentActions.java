@@ -1,6 +1,6 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.api.Incidents;
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
 import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
 import io.dlqdesk.domain.api.DiscardIncidentCommand;
@@ -9,15 +9,10 @@ import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ResolveIncidentCommand;
-import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
-import io.dlqdesk.projections.incident.IncidentSummaryView;
-import io.dlqdesk.replay.request.PublishUnknownMarker;
-import io.dlqdesk.replay.request.ReplayRequester;
-import org.apache.kafka.common.TopicPartition;
+import io.dlqdesk.operations.OperatorActions;
+import io.dlqdesk.operations.replay.IncidentReplays;
 import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.modelling.command.ConcurrencyException;
-import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -38,16 +33,12 @@ import java.util.function.BiFunction;
 public class IncidentActions {
 
     private final CommandGateway commands;
-    private final QueryGateway queries;
-    private final ReplayRequester requester;
-    private final PublishUnknownMarker publishUnknown;
+    private final IncidentReplays replays;
     private final Clock clock = Clock.systemUTC();
 
-    IncidentActions(CommandGateway commands, QueryGateway queries, ReplayRequester requester, PublishUnknownMarker publishUnknown) {
+    IncidentActions(CommandGateway commands, IncidentReplays replays) {
         this.commands = commands;
-        this.queries = queries;
-        this.requester = requester;
-        this.publishUnknown = publishUnknown;
+        this.replays = replays;
     }
 
     @PostMapping("/console/incidents/{id}/acknowledge")
@@ -72,7 +63,7 @@ public class IncidentActions {
         if (action == null) {
             return back(incidentId);
         }
-        ReplayOutcome outcome = Incidents.requestReplay(queries, requester, incidentId, action);
+        ReplayOutcome outcome = replays.request(incidentId, action);
         if (outcome.attempt() != null) {
             flash.addFlashAttribute("done", "Replay requested as attempt " + outcome.attempt() + "; its publish status follows below.");
             flash.addFlashAttribute("expectAttempt", outcome.attempt());
@@ -92,9 +83,7 @@ public class IncidentActions {
             return back(incidentId);
         }
         try {
-            publishUnknown.mark(incidentId, attempt, action, () -> queries.query(new FindIncidentSummaryQuery(incidentId),
-                            ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
-                    .map(incident -> new TopicPartition(incident.topic(), incident.partition())));
+            replays.markPublishUnknown(incidentId, attempt, action);
             flash.addFlashAttribute("done", "Attempt " + attempt + " marked PUBLISH_UNKNOWN.");
         } catch (IncidentCommandRefusedException e) {
             refused(flash, e);
@@ -124,8 +113,8 @@ public class IncidentActions {
     /** The signed-in user's action; null (and said on the page) when the reason is missing or too long. */
     private OperatorAction action(Authentication caller, String reason, RedirectAttributes flash) {
         try {
-            return Incidents.action(caller, reason, clock);
-        } catch (IllegalArgumentException e) {
+            return OperatorActions.of(caller, reason, clock);
+        } catch (InvalidValueException e) {
             flash.addFlashAttribute("refused", "Nothing was done: " + e.getMessage() + ".");
             return null;
         }

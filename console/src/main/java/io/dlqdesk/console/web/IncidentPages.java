@@ -1,21 +1,16 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.api.IncidentController;
-import io.dlqdesk.api.IncidentController.IncidentDetail;
-import io.dlqdesk.api.Incidents;
-import io.dlqdesk.api.NotFoundException;
-import io.dlqdesk.api.PageBounds;
 import io.dlqdesk.console.record.DlqRecords;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.projections.history.FindIncidentHistoryQuery;
+import io.dlqdesk.operations.NotFoundException;
+import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.operations.incident.IncidentDetail;
+import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.IncidentPage;
-import io.dlqdesk.projections.incident.ListIncidentsQuery;
-import org.axonframework.messaging.responsetypes.ResponseTypes;
-import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -35,11 +30,11 @@ public class IncidentPages {
 
     static final int PAGE_SIZE = 50;
 
-    private final QueryGateway queries;
+    private final IncidentReads incidents;
     private final DlqRecords records;
 
-    IncidentPages(QueryGateway queries, DlqRecords records) {
-        this.queries = queries;
+    IncidentPages(IncidentReads incidents, DlqRecords records) {
+        this.incidents = incidents;
         this.records = records;
     }
 
@@ -82,15 +77,15 @@ public class IncidentPages {
         model.addAttribute("filter", filter);
         model.addAttribute("statuses", IncidentStatus.values());
         PageBounds.require(page, PAGE_SIZE);
-        IncidentPage incidents = queries.query(new ListIncidentsQuery(FormValues.text(topic), FormValues.text(group),
+        IncidentPage found = incidents.list(new IncidentReads.Filter(FormValues.text(topic), FormValues.text(group),
                 FormValues.status(status), FormValues.text(exceptionGroup), FormValues.instant("detectedFrom", detectedFrom),
                 FormValues.instant("detectedTo", detectedTo), FormValues.text(eventId),
-                IncidentController.recordKey(key == null || key.isEmpty() ? null : key, keyHex == null || keyHex.isBlank() ? null : keyHex.strip()),
-                page, PAGE_SIZE), IncidentPage.class).join();
-        model.addAttribute("incidents", incidents);
-        long pages = Math.max(1, (incidents.total() + PAGE_SIZE - 1) / PAGE_SIZE);
+                IncidentReads.recordKey(key == null || key.isEmpty() ? null : key, keyHex == null || keyHex.isBlank() ? null : keyHex.strip())),
+                page, PAGE_SIZE);
+        model.addAttribute("incidents", found);
+        long pages = Math.max(1, (found.total() + PAGE_SIZE - 1) / PAGE_SIZE);
         model.addAttribute("pages", pages);
-        model.addAttribute("hasNext", (long) (page + 1) * PAGE_SIZE < incidents.total() && (long) (page + 1) * PAGE_SIZE <= PageBounds.MAX_OFFSET);
+        model.addAttribute("hasNext", (long) (page + 1) * PAGE_SIZE < found.total() && (long) (page + 1) * PAGE_SIZE <= PageBounds.MAX_OFFSET);
         return "console/incidents";
     }
 
@@ -115,10 +110,10 @@ public class IncidentPages {
 
     private void show(String id, IncidentStatus expectStatus, Integer expectAttempt, Model model) {
         IncidentId incidentId = IncidentId.parse(id);
-        List<HistoryEntry> history = history(incidentId);
-        IncidentDetail detail = IncidentDetail.of(Incidents.summary(queries, incidentId), history);
+        IncidentReads.WithHistory shown = incidents.withHistory(incidentId);
+        IncidentDetail detail = shown.detail();
         model.addAttribute("detail", detail);
-        model.addAttribute("history", history);
+        model.addAttribute("history", shown.history());
         boolean expecting = expectStatus != null && detail.incident().status() != expectStatus
                 || expectAttempt != null && detail.attempts().stream().noneMatch(attempt -> attempt.attempt() >= expectAttempt);
         model.addAttribute("waiting", expecting || waiting(detail));
@@ -132,7 +127,7 @@ public class IncidentPages {
     @GetMapping("/console/incidents/{id}/record")
     String record(@PathVariable String id, Model model) {
         IncidentId incidentId = IncidentId.parse(id);
-        var incident = Incidents.summary(queries, incidentId);
+        var incident = incidents.summary(incidentId);
         RecordLocation dlq = new RecordLocation(incident.dlqTopic(), incident.dlqPartition(), incident.dlqOffset());
         model.addAttribute("lookup", records.read(dlq));
         model.addAttribute("location", dlq);
@@ -143,17 +138,13 @@ public class IncidentPages {
     @GetMapping("/console/incidents/{id}/failures/{sequence}/record")
     String failureRecord(@PathVariable String id, @PathVariable long sequence, Model model) {
         IncidentId incidentId = IncidentId.parse(id);
-        RecordLocation dlq = history(incidentId).stream().filter(entry -> entry.sequence() == sequence && entry.dlqRecord() != null)
+        RecordLocation dlq = incidents.history(incidentId).stream().filter(entry -> entry.sequence() == sequence && entry.dlqRecord() != null)
                 .findFirst().map(HistoryEntry::dlqRecord)
                 .orElseThrow(() -> new NotFoundException("incident " + incidentId.value() + " has no failure " + sequence + " with a DLQ record"));
         model.addAttribute("lookup", records.read(dlq));
         model.addAttribute("location", dlq);
         model.addAttribute("idPrefix", "failure-" + sequence + "-");
         return "console/record :: record";
-    }
-
-    private List<HistoryEntry> history(IncidentId incidentId) {
-        return queries.query(new FindIncidentHistoryQuery(incidentId), ResponseTypes.multipleInstancesOf(HistoryEntry.class)).join();
     }
 
     private static boolean waiting(IncidentDetail detail) {

@@ -1,9 +1,10 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.api.Incidents;
-import io.dlqdesk.api.PageBounds;
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.parked.ParkedEvent;
+import io.dlqdesk.operations.OperatorActions;
+import io.dlqdesk.operations.PageBounds;
 import io.dlqdesk.parked.ParkedEventNotFoundException;
 import io.dlqdesk.parked.ParkedEventPage;
 import io.dlqdesk.parked.ParkedEvents;
@@ -46,7 +47,7 @@ public class ParkedEventPages {
     @PostMapping("/console/parked-events/{id}/retry")
     String retry(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
         return act(flash, () -> {
-            RetryOutcome outcome = parked.retry(id, Incidents.action(caller, reason, clock));
+            RetryOutcome outcome = parked.retry(id, OperatorActions.of(caller, reason, clock));
             return outcome.applied() == 1 ? "Applied: sequence " + outcome.sequence() + " left the queue."
                     : "Still parked: sequence " + outcome.sequence() + " failed again (one attempt more).";
         });
@@ -56,7 +57,7 @@ public class ParkedEventPages {
     String retryAll(@RequestParam String processingGroup, @RequestParam(required = false) String reason, Authentication caller,
                     RedirectAttributes flash) {
         return act(flash, () -> {
-            RetryOutcome outcome = parked.retryAll(processingGroup, Incidents.action(caller, reason, clock));
+            RetryOutcome outcome = parked.retryAll(processingGroup, OperatorActions.of(caller, reason, clock));
             return "Retried " + processingGroup + ": " + outcome.applied() + " sequence(s) applied, " + outcome.stillParked() + " still parked.";
         });
     }
@@ -64,7 +65,7 @@ public class ParkedEventPages {
     @PostMapping("/console/parked-events/{id}/evict")
     String evict(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
         return act(flash, () -> {
-            OperatorAction action = Incidents.action(caller, reason, clock);
+            OperatorAction action = OperatorActions.of(caller, reason, clock);
             ParkedEvent evicted = parked.evict(id, action);
             return "Evicted " + evicted.eventType() + " " + evicted.eventIdentifier() + ": " + evicted.processingGroup() + " never applies it.";
         });
@@ -74,7 +75,7 @@ public class ParkedEventPages {
     private static String act(RedirectAttributes flash, Supplier<String> action) {
         try {
             flash.addFlashAttribute("done", action.get());
-        } catch (IllegalArgumentException | ParkedEventNotFoundException e) {
+        } catch (InvalidValueException | ParkedEventNotFoundException e) {
             flash.addFlashAttribute("refused", "Nothing was changed: " + e.getMessage() + ".");
         }
         return "redirect:/console/parked-events";

@@ -2,17 +2,12 @@ package io.dlqdesk.console.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.api.NotFoundException;
-import io.dlqdesk.api.PageBounds;
 import io.dlqdesk.console.record.RecordRenderer;
 import io.dlqdesk.console.record.ShownHeader;
 import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.ingest.quarantine.FindQuarantinedRecordQuery;
-import io.dlqdesk.ingest.quarantine.ListQuarantineQuery;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.ingest.quarantine.QuarantinedRecordContent;
-import org.axonframework.messaging.responsetypes.ResponseTypes;
-import org.axonframework.queryhandling.QueryGateway;
+import io.dlqdesk.operations.quarantine.QuarantineReads;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,13 +23,13 @@ import java.util.List;
 @Controller
 public class QuarantinePages {
 
-    private final QueryGateway queries;
+    private final QuarantineReads quarantine;
     private final RecordRenderer renderer;
     private final ObjectMapper json;
     private final int displayLimit;
 
-    QuarantinePages(QueryGateway queries, RecordRenderer renderer, ObjectMapper json, io.dlqdesk.console.ConsoleProperties properties) {
-        this.queries = queries;
+    QuarantinePages(QuarantineReads quarantine, RecordRenderer renderer, ObjectMapper json, io.dlqdesk.console.ConsoleProperties properties) {
+        this.quarantine = quarantine;
         this.renderer = renderer;
         this.json = json;
         this.displayLimit = (int) properties.recordDisplayLimit().toBytes();
@@ -42,9 +37,7 @@ public class QuarantinePages {
 
     @GetMapping("/console/quarantine")
     String list(@RequestParam(required = false) String topic, @RequestParam(defaultValue = "0") int page, Model model) {
-        PageBounds.require(page, IncidentPages.PAGE_SIZE);
-        QuarantinePage found = queries.query(new ListQuarantineQuery(FormValues.text(topic), page, IncidentPages.PAGE_SIZE),
-                QuarantinePage.class).join();
+        QuarantinePage found = quarantine.list(FormValues.text(topic), page, IncidentPages.PAGE_SIZE);
         model.addAttribute("quarantine", found);
         model.addAttribute("topic", topic == null ? "" : topic);
         model.addAttribute("hasNext", (long) (page + 1) * IncidentPages.PAGE_SIZE < found.total());
@@ -54,9 +47,7 @@ public class QuarantinePages {
     @GetMapping("/console/quarantine/{topic}/{partition}/{offset}")
     String record(@PathVariable String topic, @PathVariable int partition, @PathVariable long offset, Model model) {
         RecordLocation location = new RecordLocation(topic, partition, offset); // a legal topic name, or a 400
-        QuarantinedRecordContent content = queries.query(new FindQuarantinedRecordQuery(location.topic(), location.partition(),
-                        location.offset(), displayLimit + 1), ResponseTypes.optionalInstanceOf(QuarantinedRecordContent.class)).join()
-                .orElseThrow(() -> new NotFoundException("no quarantined record at " + topic + "/" + partition + "@" + offset));
+        QuarantinedRecordContent content = quarantine.find(location, displayLimit + 1);
         model.addAttribute("content", content);
         model.addAttribute("timestamp", content.timestamp() < 0 ? null : Instant.ofEpochMilli(content.timestamp()));
         model.addAttribute("headers", headers(content.record().headersJson()));

@@ -1,7 +1,8 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.api.Incidents;
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.operations.OperatorActions;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
@@ -34,8 +35,8 @@ public class ReplaySwitchPage {
     String set(@RequestParam boolean enabled, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
         OperatorAction action;
         try {
-            action = Incidents.action(caller, reason, clock);
-        } catch (IllegalArgumentException e) {
+            action = OperatorActions.of(caller, reason, clock);
+        } catch (InvalidValueException e) {
             flash.addFlashAttribute("refused", "Nothing was changed: " + e.getMessage() + ".");
             return "redirect:/console/replay-switch";
         }

@@ -1,8 +1,8 @@
 package io.dlqdesk.console.record;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.api.HeaderRedaction;
 import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.operations.record.HeaderRedaction;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,7 +1,7 @@
 package io.dlqdesk.console.record;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.api.HeaderRedaction;
+import io.dlqdesk.operations.record.HeaderRedaction;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

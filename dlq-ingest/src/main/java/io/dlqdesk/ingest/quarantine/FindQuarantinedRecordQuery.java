@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.quarantine;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 
 /**
@@ -11,7 +12,7 @@ public record FindQuarantinedRecordQuery(String dlqTopic, int dlqPartition, long
     public FindQuarantinedRecordQuery {
         Objects.requireNonNull(dlqTopic, "dlqTopic");
         if (maxBytes < 1) {
-            throw new IllegalArgumentException("maxBytes must be at least 1, was " + maxBytes);
+            throw new InvalidValueException("maxBytes must be at least 1, was " + maxBytes);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.quarantine;
 
+import io.dlqdesk.domain.InvalidValueException;
 /** A page of quarantined DLQ records (summaries), newest first, optionally of one DLQ topic. Answered with a {@link QuarantinePage}. */
 public record ListQuarantineQuery(String dlqTopic, int page, int size) {
 
@@ -7,10 +8,10 @@ public record ListQuarantineQuery(String dlqTopic, int page, int size) {
 
     public ListQuarantineQuery {
         if (page < 0) {
-            throw new IllegalArgumentException("page must be >= 0, was " + page);
+            throw new InvalidValueException("page must be >= 0, was " + page);
         }
         if (size < 1 || size > MAX_SIZE) {
-            throw new IllegalArgumentException("size must be between 1 and " + MAX_SIZE + ", was " + size);
+            throw new InvalidValueException("size must be between 1 and " + MAX_SIZE + ", was " + size);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 
 /**
@@ -41,7 +42,7 @@ public final class BoundedText {
     public static String requireIdentifier(String field, String value, int max) {
         String problem = identifierProblem(value, max);
         if (problem != null) {
-            throw new IllegalArgumentException(field + ": " + problem);
+            throw new InvalidValueException(field + ": " + problem);
         }
         return value;
     }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 
 /** Argument checks shared by several commands. */
@@ -13,13 +14,13 @@ final class CommandArguments {
     static void requireName(String ledgerName) {
         Objects.requireNonNull(ledgerName, "ledgerName");
         if (ledgerName.isBlank() || ledgerName.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("ledgerName must be 1.." + MAX_NAME_LENGTH + " non-blank characters");
+            throw new InvalidValueException("ledgerName must be 1.." + MAX_NAME_LENGTH + " non-blank characters");
         }
     }
 
     static void requireAttempt(int attempt) {
         if (attempt < 1) {
-            throw new IllegalArgumentException("attempts are numbered from 1, was " + attempt);
+            throw new InvalidValueException("attempts are numbered from 1, was " + attempt);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 import java.util.Objects;
@@ -14,7 +15,7 @@ public record EvaluateReplayCommand(@TargetAggregateIdentifier IncidentId incide
         Objects.requireNonNull(incidentId, "incidentId");
         Objects.requireNonNull(request, "request");
         if (!incidentId.equals(request.incidentId())) {
-            throw new IllegalArgumentException("the request is for " + request.incidentId() + ", not " + incidentId);
+            throw new InvalidValueException("the request is for " + request.incidentId() + ", not " + incidentId);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 
 /**
@@ -13,14 +14,14 @@ public record EventId(String value) {
     public EventId {
         Objects.requireNonNull(value, "value");
         if (value.isBlank()) {
-            throw new IllegalArgumentException("eventId must not be blank");
+            throw new InvalidValueException("eventId must not be blank");
         }
         if (value.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException("eventId longer than " + MAX_LENGTH + " characters");
+            throw new InvalidValueException("eventId longer than " + MAX_LENGTH + " characters");
         }
         // a header decoded into control characters is not an id anyone can search for
         if (value.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("eventId contains control characters");
+            throw new InvalidValueException("eventId contains control characters");
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -22,19 +23,19 @@ public record ExceptionSummary(String exceptionClass, String message, Integer or
     public ExceptionSummary {
         Objects.requireNonNull(exceptionClass, "exceptionClass");
         if (exceptionClass.isBlank()) {
-            throw new IllegalArgumentException("exceptionClass must not be blank");
+            throw new InvalidValueException("exceptionClass must not be blank");
         }
         if (exceptionClass.length() > MAX_CLASS_LENGTH) {
-            throw new IllegalArgumentException("exceptionClass longer than " + MAX_CLASS_LENGTH + " characters");
+            throw new InvalidValueException("exceptionClass longer than " + MAX_CLASS_LENGTH + " characters");
         }
         if (message != null && message.length() > MAX_MESSAGE_LENGTH) {
-            throw new IllegalArgumentException("message longer than " + MAX_MESSAGE_LENGTH + " characters");
+            throw new InvalidValueException("message longer than " + MAX_MESSAGE_LENGTH + " characters");
         }
         if ((originalMessageBytes == null) != (originalMessageSha256 == null)) {
-            throw new IllegalArgumentException("a cut message records both its original length and its SHA-256, or neither");
+            throw new InvalidValueException("a cut message records both its original length and its SHA-256, or neither");
         }
         if (originalMessageSha256 != null && !originalMessageSha256.matches("[0-9a-f]{64}")) {
-            throw new IllegalArgumentException("originalMessageSha256 is not a SHA-256 in lower-case hex");
+            throw new InvalidValueException("originalMessageSha256 is not a SHA-256 in lower-case hex");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 
 /**
@@ -31,10 +32,10 @@ public record FailedRecord(
         Objects.requireNonNull(key, "key (RecordKey.NONE when the record had none)");
         if (locationUnknownReason != null) {
             if (locationUnknownReason.isBlank() || locationUnknownReason.length() > MAX_REASON_LENGTH) {
-                throw new IllegalArgumentException("locationUnknownReason must be 1.." + MAX_REASON_LENGTH + " non-blank characters");
+                throw new InvalidValueException("locationUnknownReason must be 1.." + MAX_REASON_LENGTH + " non-blank characters");
             }
             if (!failureKey.location().equals(dlqLocation)) {
-                throw new IllegalArgumentException("a failure whose original location is unknown is keyed by its DLQ location " + dlqLocation);
+                throw new InvalidValueException("a failure whose original location is unknown is keyed by its DLQ location " + dlqLocation);
             }
         }
     }

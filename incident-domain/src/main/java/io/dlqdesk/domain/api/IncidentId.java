@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -18,7 +19,7 @@ public record IncidentId(String value) {
     public IncidentId {
         Objects.requireNonNull(value, "value");
         if (!FORMAT.matcher(value).matches()) {
-            throw new IllegalArgumentException("not an incident id: '" + value + "' (expected " + FORMAT.pattern() + ")");
+            throw new InvalidValueException("not an incident id: '" + value + "' (expected " + FORMAT.pattern() + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,11 +16,11 @@ public record Ledger(String name, Duration replayWindow) {
 
     public Ledger {
         if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("dlqdesk.ledger-name must not be blank");
+            throw new InvalidValueException("dlqdesk.ledger-name must not be blank");
         }
         Objects.requireNonNull(replayWindow, "dlqdesk.replay-window");
         if (replayWindow.isNegative() || replayWindow.isZero() || replayWindow.compareTo(MAX_REPLAY_WINDOW) > 0) {
-            throw new IllegalArgumentException("dlqdesk.replay-window must be positive and at most 365 days, was " + replayWindow);
+            throw new InvalidValueException("dlqdesk.replay-window must be positive and at most 365 days, was " + replayWindow);
         }
     }
 }

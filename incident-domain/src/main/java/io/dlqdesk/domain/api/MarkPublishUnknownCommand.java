@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 import java.util.Objects;
@@ -24,7 +25,7 @@ public record MarkPublishUnknownCommand(
         CommandArguments.requireAttempt(attempt);
         Objects.requireNonNull(markedBy, "markedBy");
         if (endOffsetAtDecision != null && endOffsetAtDecision < 0) {
-            throw new IllegalArgumentException("an end offset is not negative, was " + endOffsetAtDecision);
+            throw new InvalidValueException("an end offset is not negative, was " + endOffsetAtDecision);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 import java.time.Duration;
@@ -39,10 +40,10 @@ public record OpenIncidentCommand(
         boolean keyedByDlqRecord = correlationMismatches.contains(CorrelationMismatch.FAILURE_KEY_TAKEN)
                 && incidentId.equals(IncidentId.ofDlqRecord(failure.dlqLocation()));
         if (!incidentId.equals(IncidentId.forFailure(failure)) && !keyedByDlqRecord) {
-            throw new IllegalArgumentException("incident id " + incidentId + " is not the one derived from " + failure.failureKey());
+            throw new InvalidValueException("incident id " + incidentId + " is not the one derived from " + failure.failureKey());
         }
         if (replayWindow.isNegative() || replayWindow.isZero() || replayWindow.compareTo(MAX_REPLAY_WINDOW) > 0) {
-            throw new IllegalArgumentException("replayWindow must be positive and at most " + MAX_REPLAY_WINDOW + ", was " + replayWindow);
+            throw new InvalidValueException("replayWindow must be positive and at most " + MAX_REPLAY_WINDOW + ", was " + replayWindow);
         }
     }
 
@@ -59,7 +60,7 @@ public record OpenIncidentCommand(
     public static OpenIncidentCommand forUncorrelatedRetryFailure(FailedRecord failure, Duration replayWindow, Instant detectedAt,
                                                                   List<CorrelationMismatch> mismatches, ReplayHeaders headers) {
         if (mismatches.isEmpty()) {
-            throw new IllegalArgumentException("an uncorrelated re-failure has at least one failed check");
+            throw new InvalidValueException("an uncorrelated re-failure has at least one failed check");
         }
         return new OpenIncidentCommand(IncidentId.forFailure(failure), failure, replayWindow, detectedAt, mismatches, headers);
     }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -14,10 +15,10 @@ public record OperatorAction(String principal, String reason, Instant at) {
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(at, "at");
         if (principal.isBlank() || principal.length() > MAX_PRINCIPAL_LENGTH) {
-            throw new IllegalArgumentException("principal must be 1.." + MAX_PRINCIPAL_LENGTH + " non-blank characters");
+            throw new InvalidValueException("principal must be 1.." + MAX_PRINCIPAL_LENGTH + " non-blank characters");
         }
         if (reason.isBlank() || reason.length() > MAX_REASON_LENGTH) {
-            throw new IllegalArgumentException("a reason is mandatory, at most " + MAX_REASON_LENGTH + " characters");
+            throw new InvalidValueException("a reason is mandatory, at most " + MAX_REASON_LENGTH + " characters");
         }
     }
 }

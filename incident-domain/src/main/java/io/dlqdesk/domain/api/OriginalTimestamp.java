@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -21,19 +22,19 @@ public record OriginalTimestamp(Instant instant, TimestampType type, String rawT
         Objects.requireNonNull(instant, "instant");
         Objects.requireNonNull(type, "type");
         if (instant.isBefore(Instant.EPOCH)) {
-            throw new IllegalArgumentException("a Kafka timestamp is not before the epoch: " + instant);
+            throw new InvalidValueException("a Kafka timestamp is not before the epoch: " + instant);
         }
         if (instant.isAfter(LATEST)) {
-            throw new IllegalArgumentException("a timestamp after " + LATEST + " is not one the desk can keep: " + instant.toEpochMilli() + " ms");
+            throw new InvalidValueException("a timestamp after " + LATEST + " is not one the desk can keep: " + instant.toEpochMilli() + " ms");
         }
         if (instant.getNano() % 1_000_000 != 0) {
-            throw new IllegalArgumentException("a Kafka timestamp has millisecond precision: " + instant);
+            throw new InvalidValueException("a Kafka timestamp has millisecond precision: " + instant);
         }
         if ((type == TimestampType.UNKNOWN) != (rawType != null)) {
-            throw new IllegalArgumentException("the raw type is kept exactly when the type is UNKNOWN");
+            throw new InvalidValueException("the raw type is kept exactly when the type is UNKNOWN");
         }
         if (rawType != null && rawType.length() > MAX_RAW_TYPE_LENGTH) {
-            throw new IllegalArgumentException("rawType must be at most " + MAX_RAW_TYPE_LENGTH + " characters");
+            throw new InvalidValueException("rawType must be at most " + MAX_RAW_TYPE_LENGTH + " characters");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -15,7 +16,7 @@ public record PayloadHash(String hex) {
     public PayloadHash {
         Objects.requireNonNull(hex, "hex");
         if (!FORMAT.matcher(hex).matches()) {
-            throw new IllegalArgumentException("not a SHA-256 in lower-case hex: '" + hex + "'");
+            throw new InvalidValueException("not a SHA-256 in lower-case hex: '" + hex + "'");
         }
     }
 

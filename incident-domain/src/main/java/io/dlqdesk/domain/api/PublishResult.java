@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -25,25 +26,25 @@ public record PublishResult(PublishStatus status, RecordLocation publishedAt, St
             case PUBLISHED -> {
                 Objects.requireNonNull(publishedAt, "publishedAt");
                 if (failureReason != null) {
-                    throw new IllegalArgumentException("a published record has no failure reason");
+                    throw new InvalidValueException("a published record has no failure reason");
                 }
                 if (endOffsetAtDecision != null) {
-                    throw new IllegalArgumentException("a published record has its location, not an end offset");
+                    throw new InvalidValueException("a published record has its location, not an end offset");
                 }
             }
             case PUBLISH_FAILED -> {
                 Objects.requireNonNull(failureReason, "failureReason");
                 if (failureReason.isBlank() || failureReason.length() > MAX_REASON_LENGTH) {
-                    throw new IllegalArgumentException("failureReason must be 1.." + MAX_REASON_LENGTH + " non-blank characters");
+                    throw new InvalidValueException("failureReason must be 1.." + MAX_REASON_LENGTH + " non-blank characters");
                 }
                 if (publishedAt != null) {
-                    throw new IllegalArgumentException("a failed publish has no location");
+                    throw new InvalidValueException("a failed publish has no location");
                 }
                 if (endOffsetAtDecision != null && endOffsetAtDecision < 0) {
-                    throw new IllegalArgumentException("an end offset is not negative, was " + endOffsetAtDecision);
+                    throw new InvalidValueException("an end offset is not negative, was " + endOffsetAtDecision);
                 }
             }
-            default -> throw new IllegalArgumentException("a publish result is PUBLISHED or PUBLISH_FAILED, not " + status);
+            default -> throw new InvalidValueException("a publish result is PUBLISHED or PUBLISH_FAILED, not " + status);
         }
     }
 

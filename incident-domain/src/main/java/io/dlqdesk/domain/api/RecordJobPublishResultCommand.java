@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 import java.time.Instant;
@@ -16,7 +17,7 @@ public record RecordJobPublishResultCommand(@TargetAggregateIdentifier ReplayJob
         Objects.requireNonNull(at, "at");
         CommandArguments.requireAttempt(attempt);
         if (status == PublishStatus.NONE || status == PublishStatus.REQUESTED) {
-            throw new IllegalArgumentException("a decided publish status is PUBLISHED, PUBLISH_FAILED or PUBLISH_UNKNOWN, was " + status);
+            throw new InvalidValueException("a decided publish status is PUBLISHED, PUBLISH_FAILED or PUBLISH_UNKNOWN, was " + status);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Arrays;
 import java.util.HexFormat;
 
@@ -16,7 +17,7 @@ public record RecordKey(byte[] bytes) {
 
     public RecordKey {
         if (bytes != null && bytes.length > MAX_BYTES) {
-            throw new IllegalArgumentException("key: " + bytes.length + " bytes, longer than " + MAX_BYTES);
+            throw new InvalidValueException("key: " + bytes.length + " bytes, longer than " + MAX_BYTES);
         }
         bytes = bytes == null ? null : bytes.clone();
     }

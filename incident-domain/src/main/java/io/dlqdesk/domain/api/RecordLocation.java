@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -17,14 +18,14 @@ public record RecordLocation(String topic, int partition, long offset) {
     public RecordLocation {
         Objects.requireNonNull(topic, "topic");
         if (!TOPIC.matcher(topic).matches()) {
-            throw new IllegalArgumentException("topic is not a legal Kafka topic name (" + topic.length() + " characters, at most "
+            throw new InvalidValueException("topic is not a legal Kafka topic name (" + topic.length() + " characters, at most "
                     + MAX_TOPIC_LENGTH + " of a-z A-Z 0-9 . _ -)");
         }
         if (partition < 0) {
-            throw new IllegalArgumentException("partition must be >= 0, was " + partition);
+            throw new InvalidValueException("partition must be >= 0, was " + partition);
         }
         if (offset < 0) {
-            throw new IllegalArgumentException("offset must be >= 0, was " + offset);
+            throw new InvalidValueException("offset must be >= 0, was " + offset);
         }
     }
 }

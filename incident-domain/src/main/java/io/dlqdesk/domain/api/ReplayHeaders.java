@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 /**
  * The four correlation headers a replayed record carries and its re-failure brings back, exactly
  * as decoded (UTF-8) from the DLQ record, each null when absent. Their content is not judged here:
@@ -33,7 +34,7 @@ public record ReplayHeaders(String rootIncidentId, String attempt, String owner,
     private static void requireBounded(String header, String value) {
         String problem = problem(value);
         if (problem != null) {
-            throw new IllegalArgumentException(header + ": " + problem);
+            throw new InvalidValueException(header + ": " + problem);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -14,7 +15,7 @@ public record ReplayJobId(String value) {
     public ReplayJobId {
         Objects.requireNonNull(value, "value");
         if (!FORM.matcher(value).matches()) {
-            throw new IllegalArgumentException("a replay job id is 1..36 of A-Z a-z 0-9 . _ -, was '"
+            throw new InvalidValueException("a replay job id is 1..36 of A-Z a-z 0-9 . _ -, was '"
                     + (value.length() > 80 ? value.substring(0, 80) + "…" : value) + "'");
         }
     }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 /**
  * How fast a replay job runs and when it stops itself.
  *
@@ -19,16 +20,16 @@ public record ReplayJobLimits(int ratePerSecond, int maxInFlight, Integer canary
 
     public ReplayJobLimits {
         if (ratePerSecond < 1 || ratePerSecond > MAX_RATE) {
-            throw new IllegalArgumentException("ratePerSecond must be 1.." + MAX_RATE + ", was " + ratePerSecond);
+            throw new InvalidValueException("ratePerSecond must be 1.." + MAX_RATE + ", was " + ratePerSecond);
         }
         if (maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
-            throw new IllegalArgumentException("maxInFlight must be 1.." + MAX_IN_FLIGHT + ", was " + maxInFlight);
+            throw new InvalidValueException("maxInFlight must be 1.." + MAX_IN_FLIGHT + ", was " + maxInFlight);
         }
         if (canary != null && canary < 1) {
-            throw new IllegalArgumentException("canary must be at least 1 when given, was " + canary);
+            throw new InvalidValueException("canary must be at least 1 when given, was " + canary);
         }
         if (maxRefailureRate != null && !(maxRefailureRate > 0 && maxRefailureRate <= 1)) {
-            throw new IllegalArgumentException("maxRefailureRate must be in (0, 1] when given, was " + maxRefailureRate);
+            throw new InvalidValueException("maxRefailureRate must be in (0, 1] when given, was " + maxRefailureRate);
         }
     }
 

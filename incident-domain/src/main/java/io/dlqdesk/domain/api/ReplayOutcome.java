@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.List;
 
 /**
@@ -11,7 +12,7 @@ public record ReplayOutcome(Integer attempt, List<ReplayRefusal> refusals) {
     public ReplayOutcome {
         refusals = List.copyOf(refusals);
         if ((attempt == null) == refusals.isEmpty()) {
-            throw new IllegalArgumentException("an outcome is either an attempt or a non-empty list of refusals");
+            throw new InvalidValueException("an outcome is either an attempt or a non-empty list of refusals");
         }
     }
 

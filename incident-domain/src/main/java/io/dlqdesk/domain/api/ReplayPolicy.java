@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 /**
  * The replay policy that applies to the incident's topic, from the application's configuration.
  * {@code maxAttempts} bounds replays per incident, so a record that keeps failing cannot be
@@ -11,7 +12,7 @@ public record ReplayPolicy(boolean topicAllowed, int maxAttempts) {
 
     public ReplayPolicy {
         if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS_LIMIT) {
-            throw new IllegalArgumentException("maxAttempts must be 1.." + MAX_ATTEMPTS_LIMIT + ", was " + maxAttempts);
+            throw new InvalidValueException("maxAttempts must be 1.." + MAX_ATTEMPTS_LIMIT + ", was " + maxAttempts);
         }
     }
 }

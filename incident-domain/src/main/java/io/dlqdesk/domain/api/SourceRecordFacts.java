@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.util.Objects;
 
 /**
@@ -33,18 +34,18 @@ public record SourceRecordFacts(
     public SourceRecordFacts {
         Objects.requireNonNull(readAt, "readAt");
         if (retentionMs != null && retentionMs < -1) {
-            throw new IllegalArgumentException("retention.ms is -1 (none) or a duration, was " + retentionMs);
+            throw new InvalidValueException("retention.ms is -1 (none) or a duration, was " + retentionMs);
         }
         if (found) {
             Objects.requireNonNull(key, "key of a found record");
             if (returnedOffset < 0) {
-                throw new IllegalArgumentException("a found record has an offset >= 0, was " + returnedOffset);
+                throw new InvalidValueException("a found record has an offset >= 0, was " + returnedOffset);
             }
             if (tombstone == (valueHash != null)) {
-                throw new IllegalArgumentException("a found record has a value hash exactly when it is not a tombstone");
+                throw new InvalidValueException("a found record has a value hash exactly when it is not a tombstone");
             }
         } else if (returnedOffset != -1 || key != null || eventId != null || valueHash != null || tombstone || timestamp != null) {
-            throw new IllegalArgumentException("a record that was not found has no facts");
+            throw new InvalidValueException("a record that was not found has no facts");
         }
     }
 

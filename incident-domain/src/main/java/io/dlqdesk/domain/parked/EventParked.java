@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.parked;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.BoundedText;
 
 import java.time.Instant;
@@ -22,7 +23,7 @@ public record EventParked(ParkedEvent event, String causeType, String causeMessa
         causeType = BoundedText.truncate(causeType, MAX_CAUSE_TYPE_LENGTH);
         causeMessage = causeMessage == null ? null : BoundedText.truncate(causeMessage, MAX_CAUSE_MESSAGE_LENGTH);
         if (attempts < 1) {
-            throw new IllegalArgumentException("an event is parked after at least one attempt, was " + attempts);
+            throw new InvalidValueException("an event is parked after at least one attempt, was " + attempts);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.parked;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.BoundedText;
 import io.dlqdesk.domain.api.OperatorAction;
 
@@ -18,7 +19,7 @@ public record ParkedEventsRetried(String processingGroup, String sequenceIdentif
             BoundedText.requireIdentifier("sequenceIdentifier", sequenceIdentifier, ParkedEvent.MAX_NAME_LENGTH);
         }
         if (applied < 0 || stillParked < 0) {
-            throw new IllegalArgumentException("counts are not negative");
+            throw new InvalidValueException("counts are not negative");
         }
         Objects.requireNonNull(by, "by");
     }

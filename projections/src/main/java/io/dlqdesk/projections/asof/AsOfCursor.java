@@ -1,5 +1,6 @@
 package io.dlqdesk.projections.asof;
 
+import io.dlqdesk.domain.InvalidValueException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Objects;
@@ -40,8 +41,8 @@ public record AsOfCursor(long validFromNanos, String incidentId) {
         }
     }
 
-    private static IllegalArgumentException notOurs(String token) {
+    private static InvalidValueException notOurs(String token) {
         String shown = token.length() > 64 ? token.substring(0, 64) + "…" : token;
-        return new IllegalArgumentException("'after' must be the 'next' token of a previous page, was '" + shown + "'");
+        return new InvalidValueException("'after' must be the 'next' token of a previous page, was '" + shown + "'");
     }
 }

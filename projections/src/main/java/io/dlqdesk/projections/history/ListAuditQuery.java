@@ -1,5 +1,6 @@
 package io.dlqdesk.projections.history;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.projections.Paging;
 
 import java.time.Instant;
@@ -13,7 +14,7 @@ public record ListAuditQuery(String principal, Instant from, Instant to, int pag
     public ListAuditQuery {
         Paging.requireValid(page, size);
         if (from != null && to != null && !from.isBefore(to)) {
-            throw new IllegalArgumentException("from must be before to");
+            throw new InvalidValueException("from must be before to");
         }
     }
 }

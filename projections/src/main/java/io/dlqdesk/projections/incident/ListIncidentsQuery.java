@@ -1,5 +1,6 @@
 package io.dlqdesk.projections.incident;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.domain.api.RecordKey;
 import io.dlqdesk.projections.Paging;
@@ -24,13 +25,13 @@ public record ListIncidentsQuery(String topic, String consumerGroup, IncidentSta
     public ListIncidentsQuery {
         Paging.requireValid(page, size);
         if (exceptionGroup != null && !ExceptionGroup.ID_FORMAT.matcher(exceptionGroup).matches()) {
-            throw new IllegalArgumentException("exceptionGroup must be 16 lower-case hex digits, was '" + exceptionGroup + "'");
+            throw new InvalidValueException("exceptionGroup must be 16 lower-case hex digits, was '" + exceptionGroup + "'");
         }
         if (detectedFrom != null && detectedTo != null && !detectedFrom.isBefore(detectedTo)) {
-            throw new IllegalArgumentException("detectedFrom must be before detectedTo");
+            throw new InvalidValueException("detectedFrom must be before detectedTo");
         }
         if (key != null && key.bytes() == null) {
-            throw new IllegalArgumentException("a key search needs the key's bytes");
+            throw new InvalidValueException("a key search needs the key's bytes");
         }
     }
 }

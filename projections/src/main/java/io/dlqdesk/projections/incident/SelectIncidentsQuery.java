@@ -1,5 +1,6 @@
 package io.dlqdesk.projections.incident;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.IncidentStatus;
 
 import java.time.Instant;
@@ -13,13 +14,13 @@ public record SelectIncidentsQuery(String topic, String consumerGroup, IncidentS
 
     public SelectIncidentsQuery {
         if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+            throw new InvalidValueException("limit must be at least 1, was " + limit);
         }
         if (exceptionGroup != null && !ExceptionGroup.ID_FORMAT.matcher(exceptionGroup).matches()) {
-            throw new IllegalArgumentException("exceptionGroup must be 16 lower-case hex digits, was '" + exceptionGroup + "'");
+            throw new InvalidValueException("exceptionGroup must be 16 lower-case hex digits, was '" + exceptionGroup + "'");
         }
         if (detectedFrom != null && detectedTo != null && !detectedFrom.isBefore(detectedTo)) {
-            throw new IllegalArgumentException("detectedFrom must be before detectedTo");
+            throw new InvalidValueException("detectedFrom must be before detectedTo");
         }
     }
 }

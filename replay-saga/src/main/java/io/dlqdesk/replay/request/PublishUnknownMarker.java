@@ -1,5 +1,6 @@
 package io.dlqdesk.replay.request;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.api.OperatorAction;
@@ -45,7 +46,7 @@ public class PublishUnknownMarker {
      */
     public void mark(IncidentId incidentId, int attempt, OperatorAction decidedBy, TargetPartition target) {
         if (attempt < 1) {
-            throw new IllegalArgumentException("attempts are numbered from 1, was " + attempt);
+            throw new InvalidValueException("attempts are numbered from 1, was " + attempt);
         }
         transactions.executeWithoutResult(status -> {
             boolean taken = outbox.abandonIfAbsent(incidentId, attempt);

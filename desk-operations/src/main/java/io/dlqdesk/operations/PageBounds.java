@@ -1,5 +1,6 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations;
 
+import io.dlqdesk.domain.InvalidValueException;
 /**
  * How deep a caller may page: {@code page × size} at most {@value #MAX_OFFSET} rows in, {@code size} 1–{@value #MAX_SIZE}.
  * An offset beyond it is a 400 before any query runs (a deep OFFSET costs the database the rows it skips, and
@@ -15,13 +16,13 @@ public final class PageBounds {
 
     public static void require(int page, int size) {
         if (page < 0) {
-            throw new IllegalArgumentException("page must be >= 0, was " + page);
+            throw new InvalidValueException("page must be >= 0, was " + page);
         }
         if (size < 1 || size > MAX_SIZE) {
-            throw new IllegalArgumentException("size must be between 1 and " + MAX_SIZE + ", was " + size);
+            throw new InvalidValueException("size must be between 1 and " + MAX_SIZE + ", was " + size);
         }
         if ((long) page * size > MAX_OFFSET) {
-            throw new IllegalArgumentException("page × size must be at most " + MAX_OFFSET + " (was " + page + " × " + size
+            throw new InvalidValueException("page × size must be at most " + MAX_OFFSET + " (was " + page + " × " + size
                     + "): narrow the filters instead of paging this deep");
         }
     }

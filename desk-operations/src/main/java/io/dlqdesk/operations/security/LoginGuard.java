@@ -1,8 +1,8 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.security;
 
+import java.text.Normalizer;
 import java.time.Clock;
 import java.time.Duration;
-import java.text.Normalizer;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  * Owns the failure windows and the check permits; a permit is acquired in {@link #tryAcquireCheck} and given back by
  * its {@link Permit#release()}, nowhere else.
  */
-final class LoginGuard {
+public final class LoginGuard {
 
     /** Beyond this many tracked keys, expired windows are dropped; if that is not enough, all are (memory stays bounded). */
     static final int MAX_TRACKED = 100_000;
@@ -108,12 +108,12 @@ final class LoginGuard {
     }
 
     /** How long this address must wait before any credential of it is checked again; empty when it may try now. */
-    Optional<Duration> addressBlockedFor(String address) {
+    public Optional<Duration> addressBlockedFor(String address) {
         return blocked("address:" + address, settings.maxFailuresPerAddress(), clock.instant());
     }
 
     /** A credential without a user name (a service token) that was not accepted. */
-    void failedFromAddress(String address) {
+    public void failedFromAddress(String address) {
         Instant now = clock.instant();
         keepBounded(now);
         count("address:" + address, now);

@@ -1,5 +1,6 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.replay;
 
+import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.api.CancelReplayJobCommand;
 import io.dlqdesk.domain.api.CreateReplayJobCommand;
 import io.dlqdesk.domain.api.IncidentId;
@@ -12,6 +13,7 @@ import io.dlqdesk.domain.api.ReplayJobLimits;
 import io.dlqdesk.domain.api.ReplayJobStatus;
 import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.ResumeReplayJobCommand;
+import io.dlqdesk.operations.NotFoundException;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.projections.incident.SelectIncidentsQuery;
@@ -45,18 +47,18 @@ import java.util.regex.Pattern;
  * oldest first, or explicit ids that must exist), then either the job created or a dry run that evaluates every selected
  * incident's replay conditions (reading each source record, as a request would) and records nothing.
  */
-class ReplayJobs {
+public class ReplayJobs {
 
     /** The ids this API gives jobs: {@code job-} and 32 hex digits, as long as an incident id (the audit trail keeps both). */
     private static final Pattern JOB_ID = Pattern.compile("job-[0-9a-f]{32}");
 
     /** A filter over the incident list, as {@code GET /incidents} takes it. */
-    record Filter(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup, Instant detectedFrom,
+    public record Filter(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup, Instant detectedFrom,
                   Instant detectedTo) {
     }
 
     /** What a dry run found for one source partition. */
-    record PartitionDryRun(String topic, int partition, int evaluated, int wouldRequest, int wouldRefuse, Map<String, Integer> refusedBy,
+    public record PartitionDryRun(String topic, int partition, int evaluated, int wouldRequest, int wouldRefuse, Map<String, Integer> refusedBy,
                            int sourceUnavailable) {
     }
 
@@ -64,7 +66,7 @@ class ReplayJobs {
      * @param notEvaluated selected incidents beyond the dry run's bound ({@code dlqdesk.replay.jobs.dry-run-max})
      * @param sourceUnavailable incidents whose source could not be read (the broker did not answer): neither count
      */
-    record DryRun(int selected, int evaluated, int notEvaluated, int wouldRequest, int wouldRefuse, Map<String, Integer> refusedBy,
+    public record DryRun(int selected, int evaluated, int notEvaluated, int wouldRequest, int wouldRefuse, Map<String, Integer> refusedBy,
                   int sourceUnavailable, List<PartitionDryRun> byPartition) {
     }
 
@@ -76,7 +78,7 @@ class ReplayJobs {
     private final Supplier<ReplayJobId> ids;
     private final Clock clock;
 
-    ReplayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, JobWorkList work, ReplayJobProperties properties,
+    public ReplayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, JobWorkList work, ReplayJobProperties properties,
                Supplier<ReplayJobId> ids, Clock clock) {
         this.commands = commands;
         this.queries = queries;
@@ -87,27 +89,27 @@ class ReplayJobs {
         this.clock = clock;
     }
 
-    Clock clock() {
+    public Clock clock() {
         return clock;
     }
 
-    static ReplayJobId newJobId() {
+    public static ReplayJobId newJobId() {
         return new ReplayJobId("job-" + UUID.randomUUID().toString().replace("-", ""));
     }
 
     /** A job id from a URL, exactly as {@link #newJobId()} makes them: anything else (an incident's id, say) names no job. */
-    static ReplayJobId parseJobId(String text) {
+    public static ReplayJobId parseJobId(String text) {
         if (!JOB_ID.matcher(text).matches()) {
-            throw new IllegalArgumentException("not a replay job id: '" + (text.length() > 80 ? text.substring(0, 80) + "…" : text)
+            throw new InvalidValueException("not a replay job id: '" + (text.length() > 80 ? text.substring(0, 80) + "…" : text)
                     + "' (expected " + JOB_ID.pattern() + ")");
         }
         return new ReplayJobId(text);
     }
 
     /** Exactly one of {@code filter} and {@code incidentIds}; the manifest in the order the job will run it. */
-    List<IncidentSummaryView> select(Filter filter, List<String> incidentIds) {
+    public List<IncidentSummaryView> select(Filter filter, List<String> incidentIds) {
         if ((filter == null) == (incidentIds == null)) {
-            throw new IllegalArgumentException("give either 'filter' or 'incidentIds', not " + (filter == null ? "neither" : "both"));
+            throw new InvalidValueException("give either 'filter' or 'incidentIds', not " + (filter == null ? "neither" : "both"));
         }
         List<IncidentSummaryView> selected = filter != null ? byFilter(filter) : byIds(incidentIds);
         if (selected.isEmpty()) {
@@ -129,7 +131,7 @@ class ReplayJobs {
     private List<IncidentSummaryView> byIds(List<String> incidentIds) {
         List<IncidentId> unique = new ArrayList<>(new LinkedHashSet<>(incidentIds.stream().map(id -> {
             if (id == null) {
-                throw new IllegalArgumentException("'incidentIds' holds a null");
+                throw new InvalidValueException("'incidentIds' holds a null");
             }
             return IncidentId.parse(id);
         }).toList()));
@@ -160,7 +162,7 @@ class ReplayJobs {
      * timeout, or a second operator, would replay them again and use up their attempts. Checked against the runner's work list,
      * which follows a new job within moments: two requests in the same moment are not told apart.
      */
-    ReplayJobView create(List<IncidentSummaryView> manifest, String selection, ReplayJobLimits limits, OperatorAction by) {
+    public ReplayJobView create(List<IncidentSummaryView> manifest, String selection, ReplayJobLimits limits, OperatorAction by) {
         List<IncidentId> incidents = manifest.stream().map(view -> IncidentId.parse(view.incidentId())).toList();
         Map<IncidentId, ReplayJobId> busy = work.inActiveJobs(incidents);
         if (!busy.isEmpty()) {
@@ -179,7 +181,7 @@ class ReplayJobs {
                 by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())), null);
     }
 
-    DryRun dryRun(List<IncidentSummaryView> manifest, OperatorAction by) {
+    public DryRun dryRun(List<IncidentSummaryView> manifest, OperatorAction by) {
         int bound = Math.min(manifest.size(), properties.dryRunMax());
         Map<String, PartitionTally> partitions = new TreeMap<>();
         PartitionTally all = new PartitionTally(null, -1);
@@ -231,20 +233,20 @@ class ReplayJobs {
         }
     }
 
-    ReplayJobView find(ReplayJobId jobId) {
+    public ReplayJobView find(ReplayJobId jobId) {
         return queries.query(new FindReplayJobQuery(jobId), ResponseTypes.optionalInstanceOf(ReplayJobView.class)).join()
                 .orElseThrow(() -> new NotFoundException("no replay job " + jobId + " (a new job is listed within moments)"));
     }
 
-    void pause(ReplayJobId jobId, OperatorAction by) {
+    public void pause(ReplayJobId jobId, OperatorAction by) {
         send(jobId, by, PauseReplayJobCommand::new);
     }
 
-    void resume(ReplayJobId jobId, OperatorAction by) {
+    public void resume(ReplayJobId jobId, OperatorAction by) {
         send(jobId, by, ResumeReplayJobCommand::new);
     }
 
-    void cancel(ReplayJobId jobId, OperatorAction by) {
+    public void cancel(ReplayJobId jobId, OperatorAction by) {
         send(jobId, by, CancelReplayJobCommand::new);
     }
 

@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations;
 
 /** The thing named in the request does not exist (404). */
 public class NotFoundException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.security;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;

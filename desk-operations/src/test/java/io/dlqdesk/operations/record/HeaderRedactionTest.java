@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.record;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.security;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServletResponse;
@@ -10,16 +10,16 @@ import java.io.IOException;
 import java.net.URI;
 
 /** RFC 7807 bodies for what never reaches a controller (authentication and access). */
-final class ProblemResponses {
+public final class ProblemResponses {
 
-    static final URI UNAUTHENTICATED = URI.create("urn:dlqdesk:problem:unauthenticated");
-    static final URI FORBIDDEN = URI.create("urn:dlqdesk:problem:forbidden");
-    static final URI INVALID_INPUT = URI.create("urn:dlqdesk:problem:invalid-input");
+    public static final URI UNAUTHENTICATED = URI.create("urn:dlqdesk:problem:unauthenticated");
+    public static final URI FORBIDDEN = URI.create("urn:dlqdesk:problem:forbidden");
+    public static final URI INVALID_INPUT = URI.create("urn:dlqdesk:problem:invalid-input");
 
     private ProblemResponses() {
     }
 
-    static void write(HttpServletResponse response, ObjectMapper json, HttpStatus status, URI type, String detail) throws IOException {
+    public static void write(HttpServletResponse response, ObjectMapper json, HttpStatus status, URI type, String detail) throws IOException {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(type);
         response.setStatus(status.value());

@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.security;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;

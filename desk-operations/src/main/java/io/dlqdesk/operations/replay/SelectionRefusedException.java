@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.replay;
 
 import java.util.List;
 
@@ -6,9 +6,9 @@ import java.util.List;
  * A replay job's selection cannot be used: nothing selected, too much, incident ids that do not exist, or incidents that a job
  * with work left already selected.
  */
-class SelectionRefusedException extends RuntimeException {
+public class SelectionRefusedException extends RuntimeException {
 
-    enum Reason { EMPTY, TOO_LARGE, UNKNOWN_INCIDENTS, IN_ACTIVE_JOB }
+    public enum Reason { EMPTY, TOO_LARGE, UNKNOWN_INCIDENTS, IN_ACTIVE_JOB }
 
     private final Reason reason;
     private final List<String> incidentIds;
@@ -26,15 +26,15 @@ class SelectionRefusedException extends RuntimeException {
         this.activeJobs = List.copyOf(activeJobs);
     }
 
-    Reason reason() {
+    public Reason reason() {
         return reason;
     }
 
-    List<String> incidentIds() {
+    public List<String> incidentIds() {
         return incidentIds;
     }
 
-    List<String> activeJobs() {
+    public List<String> activeJobs() {
         return activeJobs;
     }
 }

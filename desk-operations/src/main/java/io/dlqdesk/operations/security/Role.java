@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.security;
 
 /**
  * What a principal may do. ADMIN includes OPERATOR, which includes VIEWER; DEPLOYER only reads

@@ -1,4 +1,4 @@
-package io.dlqdesk.api;
+package io.dlqdesk.operations.security;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -61,7 +61,7 @@ public final class LoginThrottle {
         }
     }
 
-    OncePerRequestFilter beforeAuthentication() {
+    public OncePerRequestFilter beforeAuthentication() {
         return guarding(LoginThrottle::basicUser);
     }
 
@@ -112,7 +112,7 @@ public final class LoginThrottle {
         };
     }
 
-    OncePerRequestFilter afterAuthentication() {
+    public OncePerRequestFilter afterAuthentication() {
         return new OncePerRequestFilter() {
             @Override
             protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -130,7 +130,7 @@ public final class LoginThrottle {
         }
     }
 
-    void tooMany(HttpServletResponse response, Duration retryAfter, String detail) throws IOException {
+    public void tooMany(HttpServletResponse response, Duration retryAfter, String detail) throws IOException {
         response.setHeader("Retry-After", String.valueOf(Math.max(1, (retryAfter.toMillis() + 999) / 1000)));
         ProblemResponses.write(response, json, HttpStatus.TOO_MANY_REQUESTS, TOO_MANY_REQUESTS, detail);
     }
@@ -151,7 +151,7 @@ public final class LoginThrottle {
     }
 
     /** For a log line or a problem's detail: printable ASCII, at most 64 characters. */
-    static String printable(String name) {
+    public static String printable(String name) {
         String cleaned = name == null ? "" : name.replaceAll("[^\\x20-\\x7E]", "?");
         return cleaned.length() > 64 ? cleaned.substring(0, 64) + "…" : cleaned;
     }

@@ -1,0 +1,55 @@
+package io.dlqdesk.operations;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.operations.incident.IncidentReads;
+import io.dlqdesk.operations.quarantine.QuarantineReads;
+import io.dlqdesk.operations.record.HeaderRedaction;
+import io.dlqdesk.operations.replay.IncidentReplays;
+import io.dlqdesk.operations.replay.ReplayJobs;
+import io.dlqdesk.operations.security.DeskSecurity;
+import io.dlqdesk.operations.security.SecurityProperties;
+import io.dlqdesk.replay.config.ReplayJobProperties;
+import io.dlqdesk.replay.job.JobWorkList;
+import io.dlqdesk.replay.request.PublishUnknownMarker;
+import io.dlqdesk.replay.request.ReplayRequester;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+import java.time.Clock;
+
+/** The operations both front doors call: the REST API and the console ask the same services the same way. */
+@Configuration(proxyBeanMethods = false)
+@Import(DeskSecurity.class)
+public class OperationsConfiguration {
+
+    @Bean
+    IncidentReads incidentReads(QueryGateway queries) {
+        return new IncidentReads(queries);
+    }
+
+    @Bean
+    IncidentReplays incidentReplays(IncidentReads incidents, ReplayRequester requester, PublishUnknownMarker publishUnknown) {
+        return new IncidentReplays(incidents, requester, publishUnknown);
+    }
+
+    /** Header values withheld by both front doors ({@code dlqdesk.security.redacted-headers}). */
+    @Bean
+    HeaderRedaction headerRedaction(SecurityProperties security, ObjectMapper json) {
+        return new HeaderRedaction(security.redactedHeaders(), json);
+    }
+
+    @Bean
+    QuarantineReads quarantineReads(QueryGateway queries) {
+        return new QuarantineReads(queries);
+    }
+
+    /** Replay jobs; their ids are {@code job-} and 32 random hex digits (as long as an incident id, for the audit trail). */
+    @Bean
+    ReplayJobs replayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, JobWorkList work,
+                          ReplayJobProperties properties) {
+        return new ReplayJobs(commands, queries, requester, work, properties, ReplayJobs::newJobId, Clock.systemUTC());
+    }
+}

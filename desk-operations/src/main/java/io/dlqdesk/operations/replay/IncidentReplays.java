@@ -1,0 +1,40 @@
+package io.dlqdesk.operations.replay;
+
+import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.operations.incident.IncidentReads;
+import io.dlqdesk.projections.incident.IncidentSummaryView;
+import io.dlqdesk.replay.request.PublishUnknownMarker;
+import io.dlqdesk.replay.request.ReplayRequester;
+import org.apache.kafka.common.TopicPartition;
+
+/** One incident's replay, asked for by an operator from either front door. */
+public class IncidentReplays {
+
+    private final IncidentReads incidents;
+    private final ReplayRequester requester;
+    private final PublishUnknownMarker publishUnknown;
+
+    public IncidentReplays(IncidentReads incidents, ReplayRequester requester, PublishUnknownMarker publishUnknown) {
+        this.incidents = incidents;
+        this.requester = requester;
+        this.publishUnknown = publishUnknown;
+    }
+
+    /**
+     * Asks for a replay of the incident's record at the location the read model recorded: the attempt, or every failed
+     * condition (recorded on the incident too). A 404 problem for an unknown incident.
+     */
+    public ReplayOutcome request(IncidentId incidentId, OperatorAction action) {
+        IncidentSummaryView incident = incidents.summary(incidentId);
+        return requester.request(incidentId, new RecordLocation(incident.topic(), incident.partition(), incident.offset()), action);
+    }
+
+    /** Ends an attempt whose outbox row is really gone as PUBLISH_UNKNOWN; refused while the row exists. */
+    public void markPublishUnknown(IncidentId incidentId, int attempt, OperatorAction action) {
+        publishUnknown.mark(incidentId, attempt, action, () -> incidents.find(incidentId)
+                .map(incident -> new TopicPartition(incident.topic(), incident.partition())));
+    }
+}
