@@ -24,6 +24,8 @@ class ModuleBoundariesTest {
                 .layer("incident-domain").definedBy("io.dlqdesk.domain..")
                 .layer("dlq-record").definedBy("io.dlqdesk.record..")
                 .layer("kafka-connection").definedBy("io.dlqdesk.kafka..")
+                .layer("periodic-tasks").definedBy("io.dlqdesk.periodic..")
+                .layer("command-batches").definedBy("io.dlqdesk.commandbatch..")
                 .layer("projections").definedBy("io.dlqdesk.projections..")
                 .layer("parked-events").definedBy("io.dlqdesk.parked..")
                 .layer("log-escaping").definedBy("io.dlqdesk.logging..")
@@ -42,14 +44,17 @@ class ModuleBoundariesTest {
                 .whereLayer("incident-domain").mayNotAccessAnyLayer()
                 .whereLayer("dlq-record").mayOnlyAccessLayers("incident-domain")
                 .whereLayer("kafka-connection").mayNotAccessAnyLayer()
+                .whereLayer("periodic-tasks").mayNotAccessAnyLayer()
+                .whereLayer("command-batches").mayNotAccessAnyLayer()
                 .whereLayer("projections").mayOnlyAccessLayers("incident-domain", "parked-events")
                 .whereLayer("parked-events").mayOnlyAccessLayers("incident-domain")
                 // named only in logback configuration, never in code
                 .whereLayer("log-escaping").mayNotAccessAnyLayer()
                 .whereLayer("log-escaping").mayNotBeAccessedByAnyLayer()
-                .whereLayer("dlq-ingest").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
-                .whereLayer("replay-saga").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection")
-                .whereLayer("retention-guard").mayOnlyAccessLayers("incident-domain", "projections", "kafka-connection")
+                .whereLayer("dlq-ingest").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "command-batches")
+                .whereLayer("replay-saga").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "periodic-tasks",
+                        "command-batches")
+                .whereLayer("retention-guard").mayOnlyAccessLayers("incident-domain", "projections", "kafka-connection", "periodic-tasks")
                 .whereLayer("rollback-checker").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "replay-saga", "kafka-connection")
                 // what both front doors call: reads and views, replays and jobs, redaction, page bounds, users and roles
                 .whereLayer("desk-operations").mayOnlyAccessLayers("incident-domain", "projections", "dlq-ingest", "replay-saga")
@@ -57,11 +62,12 @@ class ModuleBoundariesTest {
                 .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "dlq-ingest", "replay-saga",
                         "desk-operations")
                 // the exception group of a failure is the read models' definition, so ids match the API and the gauges
-                .whereLayer("notifications").mayOnlyAccessLayers("incident-domain", "projections")
+                .whereLayer("notifications").mayOnlyAccessLayers("incident-domain", "projections", "periodic-tasks")
                 .whereLayer("console").mayOnlyAccessLayers("incident-domain", "dlq-record", "projections", "parked-events", "dlq-ingest", "replay-saga",
                         "retention-guard", "rollback-checker", "desk-operations")
                 .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "parked-events", "dlq-ingest", "replay-saga",
-                        "retention-guard", "rollback-checker", "desk-operations", "admin-api", "notifications", "console")
+                        "retention-guard", "rollback-checker", "desk-operations", "admin-api", "notifications", "console", "periodic-tasks",
+                        "command-batches")
                 .whereLayer("test-support").mayNotBeAccessedByAnyLayer()
                 // ships to other teams' services: it uses nothing of ours, and the desk does not use it
                 .whereLayer("dlq-desk-consumer").mayNotAccessAnyLayer()
