@@ -1,18 +1,15 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.periodic.PeriodicTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Refreshes the database-backed gauge families on one thread, every interval, one after another, so a
@@ -24,14 +21,13 @@ final class GaugeRefresher implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(GaugeRefresher.class);
 
     private final Map<String, Runnable> families;
-    private final Duration interval;
     // owned by the refreshing thread
     private final Set<String> failing = new HashSet<>();
-    private ScheduledExecutorService scheduler;
+    private final PeriodicTask rounds;
 
     GaugeRefresher(Map<String, Runnable> families, Duration interval) {
         this.families = new LinkedHashMap<>(families);
-        this.interval = interval;
+        this.rounds = PeriodicTask.named("gauge-refresh-").firstAfter(Duration.ZERO).every(interval).runs(this::refreshAll);
     }
 
     /** Every family once, in order; public to the package for tests that do not wait for the schedule. */
@@ -50,32 +46,18 @@ final class GaugeRefresher implements SmartLifecycle {
         });
     }
 
-    private void refreshAllSafely() {
-        try {
-            refreshAll();
-        } catch (Throwable e) { // anything escaping would cancel the schedule silently
-            log.error("gauge refresh failed", e);
-        }
+    @Override
+    public void start() {
+        rounds.start();
     }
 
     @Override
-    public synchronized void start() {
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("gauge-refresh-");
-        threads.setDaemon(true);
-        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
-        scheduler.scheduleWithFixedDelay(this::refreshAllSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    public void stop() {
+        rounds.stop();
     }
 
     @Override
-    public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return scheduler != null;
+    public boolean isRunning() {
+        return rounds.isRunning();
     }
 }

@@ -1,20 +1,17 @@
 package io.dlqdesk.app;
 
+import io.dlqdesk.periodic.PeriodicTask;
 import org.axonframework.eventhandling.pooled.MaxSegmentProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The instances of this service that share its database, each announced by a heartbeat row. Without
@@ -35,11 +32,12 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
     private final String instanceId = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
     private final Map<String, Integer> segments = new ConcurrentHashMap<>();
     private volatile int liveInstances = 1;
-    private ScheduledExecutorService scheduler;
+    private final PeriodicTask heartbeats;
 
     InstanceRegistry(JdbcTemplate jdbc, InstanceProperties properties) {
         this.jdbc = jdbc;
         this.properties = properties;
+        this.heartbeats = PeriodicTask.named("instance-heartbeat-").every(properties.heartbeatInterval()).runs(this::heartbeatSafely);
     }
 
     @Override
@@ -89,8 +87,6 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
             heartbeat();
         } catch (RuntimeException e) { // the database is away: keep the last count, the claims time out anyway
             log.warn("instance heartbeat failed, retrying in {}: {}", properties.heartbeatInterval(), e.toString());
-        } catch (Throwable e) { // anything escaping would cancel the schedule silently
-            log.error("instance heartbeat failed, retrying in {}", properties.heartbeatInterval(), e);
         }
     }
 
@@ -102,20 +98,15 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
             log.warn("could not remove the rows of instances gone for a day: {}", e.toString());
         }
         heartbeatSafely(); // before the processors claim: a second instance starts with its share
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("instance-heartbeat-");
-        threads.setDaemon(true);
-        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
-        long interval = properties.heartbeatInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(this::heartbeatSafely, interval, interval, TimeUnit.MILLISECONDS);
+        heartbeats.start();
     }
 
     @Override
     public synchronized void stop() {
-        if (scheduler == null) {
+        if (!heartbeats.isRunning()) {
             return;
         }
-        scheduler.shutdownNow();
-        scheduler = null;
+        heartbeats.stop();
         try {
             jdbc.update("DELETE FROM service_instance WHERE instance_id = ?", instanceId);
         } catch (RuntimeException e) {
@@ -124,8 +115,8 @@ final class InstanceRegistry implements SmartLifecycle, MaxSegmentProvider {
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return scheduler != null;
+    public boolean isRunning() {
+        return heartbeats.isRunning();
     }
 
     /** Started before Axon's processors, stopped after them: their claims are released before the row goes. */

@@ -2,6 +2,7 @@ package io.dlqdesk.retention;
 
 import io.dlqdesk.projections.CappedSeries;
 import io.dlqdesk.projections.incident.FindIncidentTopicsQuery;
+import io.dlqdesk.periodic.PeriodicTask;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -10,7 +11,6 @@ import org.axonframework.queryhandling.QueryGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,8 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -43,7 +41,7 @@ public class RetentionGuard implements SmartLifecycle {
     private final MultiGauge flags;
     private final CappedSeries flagSeries;
     private final ReportCache reports;
-    private ScheduledExecutorService scheduler;
+    private final PeriodicTask rounds;
 
     public RetentionGuard(RetentionProperties properties, Duration replayWindow, TopicRetentionInspector inspector, QueryGateway queries,
                           MeterRegistry meters, Clock clock, int maxSeries) {
@@ -64,6 +62,7 @@ public class RetentionGuard implements SmartLifecycle {
                 .register(meters);
         this.flagSeries = new CappedSeries(List.of("topic", "flag"), maxSeries);
         this.reports = new ReportCache(properties.reportCacheTtl(), clock, this::inspect);
+        this.rounds = PeriodicTask.named("retention-guard-").firstAfter(Duration.ZERO).every(properties.checkInterval()).runs(this::check);
     }
 
     /**
@@ -107,24 +106,18 @@ public class RetentionGuard implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("retention-guard-");
-        threads.setDaemon(true);
-        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
-        scheduler.scheduleWithFixedDelay(this::check, 0, properties.checkInterval().toMillis(), TimeUnit.MILLISECONDS);
+    public void start() {
+        rounds.start();
     }
 
     @Override
-    public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
-        }
+    public void stop() {
+        rounds.stop();
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return scheduler != null;
+    public boolean isRunning() {
+        return rounds.isRunning();
     }
 
     /** When the report was made, the window it was judged against, and every topic. */

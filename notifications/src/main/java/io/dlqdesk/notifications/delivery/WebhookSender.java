@@ -1,9 +1,9 @@
 package io.dlqdesk.notifications.delivery;
 
 import io.dlqdesk.notifications.NotificationProperties.Webhook;
+import io.dlqdesk.periodic.PeriodicTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 
@@ -15,9 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Sends one receiver's deliveries, one at a time, on a thread of its own: another receiver's slowness or failures
@@ -26,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * other due rows; the first failed try after the retry window gives the row up, logged at ERROR and counted. A body the
  * receiver refuses (4xx but 408 and 429: no retry changes that answer) is given up at once, the same visible way. A try
  * cut short by shutdown is no try: its row is given back as it was. Each round first turns the receiver's held
- * notifications whose rate window ended into one message ({@link Deliveries#coalesceDue}). Everything here but the scheduler is owned by its thread.
+ * notifications whose rate window ended into one message ({@link Deliveries#coalesceDue}). Everything here but its rounds is owned by their thread.
  */
 final class WebhookSender {
 
@@ -44,8 +41,7 @@ final class WebhookSender {
     private final Clock clock;
     private final HttpClient http;
     private final Duration lease;
-    private final ScheduledExecutorService thread;
-    private volatile boolean running;
+    private final PeriodicTask rounds;
     private BackOffExecution backOff;
     private boolean failing;
     private boolean databaseFailing;
@@ -59,27 +55,25 @@ final class WebhookSender {
         this.http = HttpClient.newBuilder().connectTimeout(webhook.timeout()).followRedirects(HttpClient.Redirect.NEVER).build();
         // longer than any one try, so a row is never taken by a second sender while the first still waits for the answer
         this.lease = webhook.timeout().multipliedBy(2).plusSeconds(30);
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("webhook-" + webhook.name() + "-");
-        threads.setDaemon(true);
-        this.thread = Executors.newSingleThreadScheduledExecutor(threads);
+        this.rounds = PeriodicTask.named("webhook-" + webhook.name() + "-").firstAfter(Duration.ZERO).every(settings.pollInterval())
+                .runsPaced(this::round);
     }
 
     void start() {
-        running = true;
-        thread.execute(this::round);
+        rounds.start();
     }
 
     /** Interrupts a try under way; {@link #awaitStopped} waits for its row to be given back. */
     void stop() {
-        running = false;
-        thread.shutdownNow();
+        rounds.stop();
     }
 
     boolean awaitStopped(Duration bound) throws InterruptedException {
-        return thread.awaitTermination(bound.toMillis(), TimeUnit.MILLISECONDS);
+        return rounds.awaitStopped(bound);
     }
 
-    private void round() {
+    /** One round; returns how long to wait before the next. */
+    private Duration round() {
         Duration wait = settings.pollInterval();
         try {
             wait = sendDue();
@@ -95,15 +89,13 @@ final class WebhookSender {
         } catch (Throwable e) {
             log.error("webhook {}: sender round failed", webhook.name(), e);
         }
-        if (running) {
-            thread.schedule(this::round, wait.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        return wait;
     }
 
     /** Sends due rows until none is due or one fails; returns how long to wait before the next round. */
     private Duration sendDue() {
         coalesceDue();
-        while (running) {
+        while (rounds.isRunning()) {
             Optional<Deliveries.Claimed> next = deliveries.claimNext(webhook.name(), lease);
             if (next.isEmpty()) {
                 return settings.pollInterval();
@@ -207,7 +199,7 @@ final class WebhookSender {
             Thread.currentThread().interrupt();
             return Answer.CUT_SHORT;
         } catch (IOException e) { // an interrupt may also end the exchange as an I/O error (ClosedByInterruptException)
-            return running && !Thread.currentThread().isInterrupted() ? Answer.failed(e.toString()) : Answer.CUT_SHORT;
+            return rounds.isRunning() && !Thread.currentThread().isInterrupted() ? Answer.failed(e.toString()) : Answer.CUT_SHORT;
         }
     }
 

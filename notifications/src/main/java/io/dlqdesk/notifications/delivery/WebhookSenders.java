@@ -1,19 +1,16 @@
 package io.dlqdesk.notifications.delivery;
 
 import io.dlqdesk.notifications.NotificationProperties.Webhook;
+import io.dlqdesk.periodic.PeriodicTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.backoff.BackOff;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /** One {@link WebhookSender} per configured receiver, and the clean-up of decided rows, on every instance. */
 public final class WebhookSenders implements SmartLifecycle {
@@ -29,7 +26,7 @@ public final class WebhookSenders implements SmartLifecycle {
     private final WebhookSender.Settings settings;
     private final Duration keepDecided;
     private final List<WebhookSender> running = new ArrayList<>();
-    private ScheduledExecutorService housekeeping;
+    private final PeriodicTask housekeeping;
 
     public WebhookSenders(List<Webhook> webhooks, Deliveries deliveries, NotificationMetrics metrics, Duration pollInterval,
                           BackOff backOff, Duration retryWindow, Duration keepDecided) {
@@ -38,6 +35,7 @@ public final class WebhookSenders implements SmartLifecycle {
         this.metrics = metrics;
         this.settings = new WebhookSender.Settings(pollInterval, backOff, retryWindow);
         this.keepDecided = keepDecided;
+        this.housekeeping = PeriodicTask.named("webhook-housekeeping-").every(PURGE_EVERY).runs(this::purge);
     }
 
     @Override
@@ -47,10 +45,7 @@ public final class WebhookSenders implements SmartLifecycle {
             sender.start();
             running.add(sender);
         }
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("webhook-housekeeping-");
-        threads.setDaemon(true);
-        housekeeping = Executors.newSingleThreadScheduledExecutor(threads);
-        housekeeping.scheduleWithFixedDelay(this::purge, PURGE_EVERY.toMillis(), PURGE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        housekeeping.start();
         if (!webhooks.isEmpty()) {
             log.info("webhook senders started for {}", webhooks);
         }
@@ -79,14 +74,11 @@ public final class WebhookSenders implements SmartLifecycle {
             Thread.currentThread().interrupt();
         }
         running.clear();
-        if (housekeeping != null) {
-            housekeeping.shutdownNow();
-            housekeeping = null;
-        }
+        housekeeping.stop();
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return housekeeping != null;
+    public boolean isRunning() {
+        return housekeeping.isRunning();
     }
 }

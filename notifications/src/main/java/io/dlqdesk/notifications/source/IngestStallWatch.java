@@ -3,13 +3,13 @@ package io.dlqdesk.notifications.source;
 import io.dlqdesk.notifications.Notification;
 import io.dlqdesk.notifications.NotificationEvent;
 import io.dlqdesk.notifications.delivery.Deliveries;
+import io.dlqdesk.periodic.PeriodicTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Clock;
@@ -20,9 +20,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -66,7 +63,7 @@ public final class IngestStallWatch implements SmartLifecycle {
     /** Since when every look at the database worked: only after {@code expiry} of that may a missing heartbeat mean "gone". */
     private Instant reachableSince;
     private boolean writeFailing;
-    private ScheduledExecutorService thread;
+    private final PeriodicTask rounds;
 
     public IngestStallWatch(Supplier<Health> readiness, Deliveries deliveries, JdbcTemplate jdbc, TransactionTemplate transactions, Duration interval,
                             Instances instances, Clock clock) {
@@ -77,6 +74,7 @@ public final class IngestStallWatch implements SmartLifecycle {
         this.interval = interval;
         this.instances = instances;
         this.clock = clock;
+        this.rounds = PeriodicTask.named("ingest-stall-watch-").every(interval).runs(this::check);
     }
 
     /** One look; package-visible for tests that do not wait for the schedule. */
@@ -229,32 +227,18 @@ public final class IngestStallWatch implements SmartLifecycle {
         return instance.length() > MAX_INSTANCE_LABEL ? instance.substring(0, MAX_INSTANCE_LABEL) : instance;
     }
 
-    private void checkSafely() {
-        try {
-            check();
-        } catch (Throwable e) { // anything escaping would cancel the schedule silently
-            log.error("ingest stall check failed", e);
-        }
+    @Override
+    public void start() {
+        rounds.start();
     }
 
     @Override
-    public synchronized void start() {
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("ingest-stall-watch-");
-        threads.setDaemon(true);
-        thread = Executors.newSingleThreadScheduledExecutor(threads);
-        thread.scheduleWithFixedDelay(this::checkSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    public void stop() {
+        rounds.stop();
     }
 
     @Override
-    public synchronized void stop() {
-        if (thread != null) {
-            thread.shutdownNow();
-            thread = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return thread != null;
+    public boolean isRunning() {
+        return rounds.isRunning();
     }
 }

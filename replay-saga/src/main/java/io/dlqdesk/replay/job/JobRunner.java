@@ -8,6 +8,7 @@ import io.dlqdesk.domain.api.RecordJobReplayCommand;
 import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobStatus;
 import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.periodic.PeriodicTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -27,7 +28,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -118,7 +118,7 @@ public class JobRunner implements SmartLifecycle {
     private Instant failingSince;
     private Long purgedAt;
 
-    private ScheduledExecutorService tickThread;
+    private final PeriodicTask rounds;
     /** Set by {@link #start()}, or by a test that runs ticks by hand. */
     private ExecutorService workers;
 
@@ -132,6 +132,8 @@ public class JobRunner implements SmartLifecycle {
         this.clock = clock;
         this.nanos = nanos;
         this.settings = settings;
+        this.rounds = PeriodicTask.named("replay-job-runner-").every(settings.tick()).finishingARoundWithin(Duration.ofSeconds(30))
+                .runs(this::tickSafely);
     }
 
     /** For tests that run {@link #tick()} by hand: asks run on {@code workers}. */
@@ -380,8 +382,6 @@ public class JobRunner implements SmartLifecycle {
             } else {
                 log.debug("replay job round failed again ({} in a row): {}", failedRounds, e.toString());
             }
-        } catch (Throwable e) { // anything escaping would cancel the schedule silently
-            log.error("replay job round failed, next round in {}", settings.tick(), e);
         }
     }
 
@@ -390,39 +390,31 @@ public class JobRunner implements SmartLifecycle {
         CustomizableThreadFactory workerThreads = new CustomizableThreadFactory("replay-job-ask-");
         workerThreads.setDaemon(true);
         workers = Executors.newFixedThreadPool(settings.workers(), workerThreads);
-        CustomizableThreadFactory tickThreads = new CustomizableThreadFactory("replay-job-runner-");
-        tickThreads.setDaemon(true);
-        tickThread = Executors.newSingleThreadScheduledExecutor(tickThreads);
-        tickThread.scheduleWithFixedDelay(this::tickSafely, settings.tick().toMillis(), settings.tick().toMillis(), TimeUnit.MILLISECONDS);
+        rounds.start();
     }
 
     @Override
     public synchronized void stop() {
-        if (tickThread == null) {
+        if (!rounds.isRunning()) {
             return;
         }
         // no new claim once stopping; asks under way finish, their answers are recorded by the next runner from the history
-        tickThread.shutdown();
         workers.shutdown();
+        rounds.stop(); // the tick under way finishes, for up to 30 s
         try {
-            if (!tickThread.awaitTermination(30, TimeUnit.SECONDS)) {
-                tickThread.shutdownNow();
-            }
             if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
                 workers.shutdownNow();
             }
         } catch (InterruptedException e) {
-            tickThread.shutdownNow();
             workers.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        tickThread = null;
         workers = null;
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return tickThread != null;
+    public boolean isRunning() {
+        return rounds.isRunning();
     }
 
     @Override

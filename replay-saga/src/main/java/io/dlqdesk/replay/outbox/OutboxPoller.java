@@ -2,6 +2,7 @@ package io.dlqdesk.replay.outbox;
 
 import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.periodic.PeriodicTask;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRead;
@@ -14,7 +15,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -28,9 +28,6 @@ import java.util.List;
 import java.util.ListIterator;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -80,7 +77,7 @@ public class OutboxPoller implements SmartLifecycle {
     private final Counter failedTries;
     private final Counter failed;
     private final DistributionSummary claimedRows;
-    private ScheduledExecutorService scheduler;
+    private final PeriodicTask rounds;
     /** Set by {@link #stop()}: the round in progress ends, no further one starts. A poller driven by hand is never stopped. */
     private volatile boolean stopped;
 
@@ -101,6 +98,8 @@ public class OutboxPoller implements SmartLifecycle {
         this.failed = Counter.builder("dlq.replay.publish_failed").description("replays FAILED after their last try").register(meters);
         this.claimedRows = DistributionSummary.builder("dlq.replay.claimed_rows").description("rows per round that claimed any")
                 .register(meters);
+        this.rounds = PeriodicTask.named("replay-outbox-poller-").firstAfter(Duration.ZERO).every(settings.pollInterval())
+                .finishingARoundWithin(Duration.ofSeconds(30)).runs(this::pollSafely);
     }
 
     /** One pass: rounds until no due row is left, the switch is off, or the poller is stopped. Public for tests that drive it by hand. */
@@ -341,41 +340,25 @@ public class OutboxPoller implements SmartLifecycle {
             pollOnce();
         } catch (RuntimeException e) { // a rolled-back row stays PENDING and is taken again next time
             log.warn("outbox poll failed, retrying in {}: {}", settings.pollInterval(), e.toString());
-        } catch (Throwable e) { // anything escaping would cancel the schedule silently
-            log.error("outbox poll failed, retrying in {}", settings.pollInterval(), e);
         }
     }
 
     @Override
-    public synchronized void start() {
+    public void start() {
         stopped = false;
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("replay-outbox-poller-");
-        threads.setDaemon(true);
-        scheduler = Executors.newSingleThreadScheduledExecutor(threads);
-        scheduler.scheduleWithFixedDelay(this::pollSafely, 0, settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+        rounds.start();
+    }
+
+    /** The round in progress finishes (a row being sent is not interrupted between ack and commit); no further row is claimed. */
+    @Override
+    public void stop() {
+        stopped = true;
+        rounds.stop();
     }
 
     @Override
-    public synchronized void stop() {
-        stopped = true; // the current round finishes; no further row is claimed
-        if (scheduler != null) {
-            scheduler.shutdown();
-            try {
-                // let a row being sent finish rather than interrupt it between ack and commit
-                if (!scheduler.awaitTermination(30, TimeUnit.SECONDS)) {
-                    scheduler.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                scheduler.shutdownNow();
-                Thread.currentThread().interrupt();
-            }
-            scheduler = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return scheduler != null;
+    public boolean isRunning() {
+        return rounds.isRunning();
     }
 
     @Override
