@@ -1,5 +1,6 @@
 package io.dlqdesk.ingest.loop;
 
+import io.dlqdesk.commandbatch.CommandBatch;
 import io.dlqdesk.domain.FailureKeyTakenException;
 import io.dlqdesk.domain.RetryFailureNotCorrelatedException;
 import io.dlqdesk.domain.api.CorrelateRetryFailureCommand;
@@ -13,9 +14,6 @@ import io.dlqdesk.ingest.classify.Classification;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.messaging.ResultMessage;
-import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
-import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.slf4j.Logger;
@@ -43,7 +41,7 @@ public class IncidentWriter implements RecordHandler {
     private static final Logger log = LoggerFactory.getLogger(IncidentWriter.class);
 
     private final CommandGateway commands;
-    private final TransactionManager transactionManager;
+    private final CommandBatch batch;
     private final StoredIncidents storedIncidents;
     private final QuarantineStore quarantine;
     private final Duration replayWindow;
@@ -53,7 +51,7 @@ public class IncidentWriter implements RecordHandler {
     public IncidentWriter(CommandGateway commands, TransactionManager transactionManager, StoredIncidents storedIncidents,
                           QuarantineStore quarantine, Duration replayWindow, String ledgerName, Clock clock) {
         this.commands = commands;
-        this.transactionManager = transactionManager;
+        this.batch = new CommandBatch(transactionManager);
         this.storedIncidents = storedIncidents;
         this.quarantine = quarantine;
         this.replayWindow = replayWindow;
@@ -91,9 +89,7 @@ public class IncidentWriter implements RecordHandler {
         Set<IncidentId> stored = storedIncidents.existing(writes.stream().map(BatchedWrite::opens).filter(Objects::nonNull)
                 .map(OpenIncidentCommand::incidentId).distinct().toList());
         Set<IncidentId> created = new HashSet<>();
-        DefaultUnitOfWork<?> batch = DefaultUnitOfWork.startAndGet(null);
-        batch.attachTransaction(transactionManager);
-        ResultMessage<?> result = batch.executeWithResult(() -> {
+        batch.inOneUnit(() -> {
             for (BatchedWrite write : writes) {
                 OpenIncidentCommand open = write.opens();
                 if (open == null) {
@@ -105,11 +101,7 @@ public class IncidentWriter implements RecordHandler {
                 }
             }
             return null;
-        }, RollbackConfigurationType.ANY_THROWABLE);
-        if (result.isExceptional()) {
-            Throwable failure = result.exceptionResult();
-            throw failure instanceof Exception exception ? exception : new IllegalStateException("writing a batch failed", failure);
-        }
+        });
     }
 
     /** One record of a batch: a first failure's command, or a re-failure; {@code addressed} is the incident it names first (the lock order). */

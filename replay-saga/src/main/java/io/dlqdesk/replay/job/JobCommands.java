@@ -4,17 +4,14 @@ import io.dlqdesk.domain.api.ClaimJobReplayCommand;
 import io.dlqdesk.domain.api.RecordJobReplayCommand;
 import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.RequestReplayCommand;
+import io.dlqdesk.commandbatch.CommandBatch;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.messaging.ResultMessage;
-import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
-import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -41,11 +38,11 @@ public class JobCommands {
     }
 
     private final CommandGateway commands;
-    private final TransactionManager transactions;
+    private final CommandBatch units;
 
     public JobCommands(CommandGateway commands, TransactionManager transactions) {
         this.commands = commands;
-        this.transactions = transactions;
+        this.units = new CommandBatch(transactions);
     }
 
     /** The answers, in the order of {@code batch}. */
@@ -80,38 +77,8 @@ public class JobCommands {
     }
 
     private <C> List<Answer> inUnits(List<C> batch, Function<C, Answer> each) {
-        if (batch.size() > 1) {
-            try {
-                return inOneUnit(batch, each);
-            } catch (RuntimeException e) { // rolled back as a whole
-                log.info("{} replay job commands not sent together ({}); sending them one by one", batch.size(), e.toString());
-            }
-        }
-        List<Answer> answers = new ArrayList<>();
-        for (C command : batch) {
-            try {
-                answers.add(inOneUnit(List.of(command), each).get(0));
-            } catch (RuntimeException e) {
-                answers.add(new Answer(null, null, e));
-            }
-        }
-        return answers;
-    }
-
-    private <C> List<Answer> inOneUnit(List<C> batch, Function<C, Answer> each) {
-        List<Answer> answers = new ArrayList<>();
-        DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
-        unit.attachTransaction(transactions);
-        ResultMessage<?> outcome = unit.executeWithResult(() -> {
-            for (C command : batch) {
-                answers.add(each.apply(command));
-            }
-            return null;
-        }, RollbackConfigurationType.ANY_THROWABLE);
-        if (outcome.isExceptional()) {
-            Throwable cause = outcome.exceptionResult();
-            throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
-        }
-        return answers;
+        return units.togetherElseOneByOne(batch, each,
+                e -> log.info("{} replay job commands not sent together ({}); sending them one by one", batch.size(), e.toString()),
+                units.inItsOwnUnit(each, e -> new Answer(null, null, e)));
     }
 }

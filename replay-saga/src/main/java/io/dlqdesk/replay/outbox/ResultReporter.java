@@ -1,11 +1,9 @@
 package io.dlqdesk.replay.outbox;
 
+import io.dlqdesk.commandbatch.CommandBatch;
 import io.dlqdesk.domain.api.RecordPublishResultCommand;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.messaging.ResultMessage;
-import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
-import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,11 +21,11 @@ public class ResultReporter {
     private static final Logger log = LoggerFactory.getLogger(ResultReporter.class);
 
     private final CommandGateway commands;
-    private final TransactionManager transactions;
+    private final CommandBatch units;
 
     public ResultReporter(CommandGateway commands, TransactionManager transactions) {
         this.commands = commands;
-        this.transactions = transactions;
+        this.units = new CommandBatch(transactions);
     }
 
     public void report(List<OutboxPoller.Decided> decided) {
@@ -36,31 +34,12 @@ public class ResultReporter {
                 .sorted(Comparator.comparing((RecordPublishResultCommand command) -> command.incidentId().value())
                         .thenComparingInt(RecordPublishResultCommand::attempt))
                 .toList();
-        if (results.size() > 1 && together(results)) {
-            return;
-        }
-        results.forEach(this::alone);
-    }
-
-    private boolean together(List<RecordPublishResultCommand> results) {
-        try {
-            DefaultUnitOfWork<?> batch = DefaultUnitOfWork.startAndGet(null);
-            batch.attachTransaction(transactions);
-            ResultMessage<?> outcome = batch.executeWithResult(() -> {
-                for (RecordPublishResultCommand result : results) {
-                    commands.sendAndWait(result);
-                }
-                return null;
-            }, RollbackConfigurationType.ANY_THROWABLE);
-            if (!outcome.isExceptional()) {
-                return true;
-            }
-            log.info("{} replay results not recorded together ({}); recording them one by one", results.size(),
-                    outcome.exceptionResult().toString());
-        } catch (RuntimeException e) { // the commit failed: rolled back as a whole
-            log.info("{} replay results not recorded together ({}); recording them one by one", results.size(), e.toString());
-        }
-        return false;
+        units.togetherElseOneByOne(results, commands::sendAndWait,
+                e -> log.info("{} replay results not recorded together ({}); recording them one by one", results.size(), e.toString()),
+                result -> {
+                    alone(result);
+                    return null;
+                });
     }
 
     private void alone(RecordPublishResultCommand result) {
