@@ -1,22 +1,15 @@
 package io.dlqdesk.ingest.loop;
 
 import io.dlqdesk.ingest.classify.Classification;
-import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +21,8 @@ import java.util.function.Supplier;
 
 /**
  * The DLQ consumer loop: the poll, commit and rebalance skeleton. One thread owns the consumer and
- * the partitions' state ({@link PartitionStates}); it classifies each record before it takes a worker
- * slot, hands the rest to {@link RecordWorkers} (slots and retries), applies what the workers report,
+ * the partitions' state ({@link PartitionStates}); it takes each poll's records in ({@link RecordIntake}: classified
+ * before they take a slot of {@link RecordWorkers}, which owns slots and retries), applies what the workers report,
  * and commits per partition only the end of the contiguous completed prefix. Any exception that
  * escapes a poll, a commit or a rebalance callback recreates the consumer; {@link LoopHealth} tells
  * readiness and liveness whether the loop really polls and makes progress.
@@ -39,7 +32,6 @@ public final class DlqConsumerLoop {
     private static final Logger log = LoggerFactory.getLogger(DlqConsumerLoop.class);
 
     private final Supplier<Consumer<byte[], byte[]>> consumers;
-    private final Function<ConsumerRecord<byte[], byte[]>, Classification> classifier;
     private final LoopSettings settings;
     private final RecordWorkers workers;
     private final LoopHealth health;
@@ -47,6 +39,8 @@ public final class DlqConsumerLoop {
 
     // owned by the loop thread
     private final PartitionStates partitions = new PartitionStates();
+    private final RecordIntake intake;
+    private final PrefixCommits commits;
     private final IngestLag lag = new IngestLag();
     private BrokerConnection broker;
     /** Whether a record left its slot since the last round ended. */
@@ -60,11 +54,12 @@ public final class DlqConsumerLoop {
     public DlqConsumerLoop(Supplier<Consumer<byte[], byte[]>> consumers, Function<ConsumerRecord<byte[], byte[]>, Classification> classifier,
                            RecordHandler handler, LoopSettings settings, ExecutorService workers, LoopHealth health, IngestMetrics metrics) {
         this.consumers = consumers;
-        this.classifier = classifier;
         this.settings = settings;
         this.health = health;
         this.metrics = metrics;
         this.workers = new RecordWorkers(handler, settings, workers, health, metrics);
+        this.commits = new PrefixCommits(partitions, settings.commitTimeout());
+        this.intake = new RecordIntake(classifier, settings, partitions, this.workers, metrics, this::hold);
     }
 
     /** Once stopped, a loop stays stopped (its workers are gone): create a new one instead. */
@@ -137,7 +132,7 @@ public final class DlqConsumerLoop {
         try {
             consumer = consumers.get();
             broker = new BrokerConnection(consumer);
-            consumer.subscribe(settings.topics(), new Rebalance());
+            consumer.subscribe(settings.topics(), new Rebalance(partitions, this::commit));
             while (running) {
                 pollOnce();
             }
@@ -152,8 +147,7 @@ public final class DlqConsumerLoop {
     /** One round, as named steps. */
     private void pollOnce() {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(awaitWorkersIfAllPaused());
-        List<Work> failures = receive(records);
-        dispatchInBatches(failures);
+        intake.take(records);
         commit(partitions.partitions()); // applies what the workers reported first
         applyBackpressure();
         reportRound();
@@ -183,48 +177,6 @@ public final class DlqConsumerLoop {
     private boolean allAssignedPaused() {
         Set<TopicPartition> assignment = consumer.assignment();
         return !assignment.isEmpty() && consumer.paused().containsAll(assignment);
-    }
-
-    /** Classifies each record before it takes a slot; failures and re-failures are collected for batched writing, the rest go to a worker each. */
-    private List<Work> receive(ConsumerRecords<byte[], byte[]> records) {
-        List<Work> failures = new ArrayList<>();
-        for (TopicPartition partition : records.partitions()) {
-            for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
-                if (partitions.isHeld(partition)) {
-                    break; // seeked back to the holding record: the rest comes again after it
-                }
-                receive(partition, record, failures);
-            }
-        }
-        return failures;
-    }
-
-    private void receive(TopicPartition partition, ConsumerRecord<byte[], byte[]> record, List<Work> failures) {
-        metrics.consumed();
-        Classification classification = classifier.apply(record);
-        if (classification instanceof Classification.NotOurs) {
-            partitions.received(partition, record.offset());
-            partitions.completedNow(partition, record.offset());
-            metrics.ignored();
-            return;
-        }
-        if (classification instanceof Classification.Malformed malformed && settings.malformedPolicy() == MalformedPolicy.PAUSE_PARTITION) {
-            log.error("DLQ record {}@{} is malformed ({}); partition paused and nothing past it committed", partition, record.offset(), malformed.reason());
-            hold(partition, record.offset(), malformed.reason());
-            return;
-        }
-        Work work = new Work(partition, partitions.received(partition, record.offset()), record, classification);
-        if (classification instanceof Classification.Failure || classification instanceof Classification.RetryFailure) {
-            failures.add(work);
-        } else {
-            workers.submit(work);
-        }
-    }
-
-    private void dispatchInBatches(List<Work> failures) {
-        for (int from = 0; from < failures.size(); from += settings.batchSize()) {
-            workers.submitBatch(List.copyOf(failures.subList(from, Math.min(failures.size(), from + settings.batchSize()))));
-        }
     }
 
     /** Completions move the prefix; a record that cannot be written holds its partition (pause-partition policy). */
@@ -259,19 +211,7 @@ public final class DlqConsumerLoop {
 
     private void commit(Collection<TopicPartition> which) {
         applyOutcomes();
-        Map<TopicPartition, OffsetAndMetadata> offsets = partitions.toCommit(which);
-        if (offsets.isEmpty()) {
-            return;
-        }
-        try {
-            consumer.commitSync(offsets, settings.commitTimeout());
-            partitions.committed(offsets);
-        } catch (RetriableCommitFailedException | TimeoutException | RebalanceInProgressException e) {
-            log.warn("commit of {} failed, retrying on the next round: {}", offsets, e.toString());
-        } catch (CommitFailedException e) {
-            // the group moved on: these partitions are someone else's now, and their records come again there
-            log.warn("commit of {} refused by the group: {}", offsets, e.toString());
-        }
+        commits.commit(consumer, which);
     }
 
     private void applyBackpressure() {
@@ -334,27 +274,6 @@ public final class DlqConsumerLoop {
             TimeUnit.MILLISECONDS.sleep(duration.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Runs on the loop thread, inside poll (or close). */
-    private final class Rebalance implements ConsumerRebalanceListener {
-
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
-            // commit what the revoked partitions completed; their in-flight work is abandoned and redelivered to the new owner
-            commit(revoked);
-            partitions.forget(revoked);
-        }
-
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
-            partitions.assigned(assigned);
-        }
-
-        @Override
-        public void onPartitionsLost(Collection<TopicPartition> lost) {
-            partitions.forget(lost);
         }
     }
 }
