@@ -1,13 +1,8 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.ClaimJobReplayCommand;
 import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.RecordJobPublishResultCommand;
-import io.dlqdesk.domain.api.RecordJobRefailureCommand;
-import io.dlqdesk.domain.api.RecordJobReplayCommand;
 import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobStatus;
-import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.periodic.PeriodicTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,9 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +31,8 @@ import java.util.stream.Collectors;
  * as many of the next incidents as the job's rate allows and its bound in flight leaves room for are handed to the workers,
  * which read each incident's history and its source record exactly as a single replay does ({@link IncidentAsk}); the next
  * tick claims them on the job, sends their requests and records their answers, all in one unit of work per job
- * ({@link JobCommands#ask}). Every few ticks the job is told what it has not heard yet: publish results and re-failures of
- * its attempts (and answers a stopped runner left unrecorded). The tick thread owns all of this state; workers only prepare
+ * ({@link PreparedAsker}, {@link JobCommands#ask}). Every few ticks the job is told what it has not heard yet: publish
+ * results and re-failures of its attempts (and answers a stopped runner left unrecorded; {@link JobReports}). The tick thread owns all of this state; workers only prepare
  * and hand back what they found.
  *
  * <p>Nothing is asked twice, and nothing after a pause or cancel is recorded: a request is stored only together with the
@@ -52,15 +45,8 @@ import java.util.stream.Collectors;
 public class JobRunner implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
-    /** The job is told what it has not heard yet every this many ticks; a report not yet seen in the work list is sent again after {@link #REPORT_AGAIN_AFTER}. */
+    /** The job is told what it has not heard yet every this many ticks ({@link JobReports}). */
     private static final int REPORT_EVERY_TICKS = 5;
-    private static final Duration REPORT_AGAIN_AFTER = Duration.ofSeconds(10);
-    private static final int REPORT_LIMIT = 500;
-    /** Ended jobs' work lists are deleted this often, at most this many rows at a time (more: again at the next report). */
-    private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
-    private static final int PURGE_LIMIT = 10_000;
-    /** An incident whose ask failed (broker unreachable, a database error) is tried again after this. */
-    private static final Duration ASK_AGAIN_AFTER = Duration.ofSeconds(5);
     /**
      * Facts read longer ago than this are read again before the incident is asked: the source record, the switch and the
      * incident's history must be what they are when the request is made, not what they were before a slow round or a
@@ -70,30 +56,6 @@ public class JobRunner implements SmartLifecycle {
 
     /** @param keepEnded how long the work list of an ended job is kept once nothing of it is in flight or to report */
     public record Settings(Duration tick, int workers, Duration keepEnded) {
-    }
-
-    /** What a worker hands back: the prepared request (or the answer found), or why it could not be prepared. */
-    private record Finished(ReplayJobId job, IncidentId incident, boolean again, IncidentAsk.Prepared prepared, Instant at,
-                            RuntimeException failure, long term, long preparedAtNanos) {
-    }
-
-    /** What the tick thread knows of one job beyond its work list, which lags. */
-    private static final class JobState {
-        final RequestPacer pacer;
-        /** Handed to a worker to prepare, then claimed, asked and answered in one unit of work. */
-        final Set<IncidentId> asking = new HashSet<>();
-        /** Answered and recorded by this runner, not yet in the work list; true: requested (in flight). */
-        final Map<IncidentId, Boolean> answered = new HashMap<>();
-        /** Could not be prepared or asked: tried again from this time on. */
-        final Map<IncidentId, Long> askAgainAt = new HashMap<>();
-
-        JobState(RequestPacer pacer) {
-            this.pacer = pacer;
-        }
-
-        boolean idle() {
-            return asking.isEmpty() && answered.isEmpty() && askAgainAt.isEmpty();
-        }
     }
 
     private final JobWorkList work;
@@ -106,8 +68,9 @@ public class JobRunner implements SmartLifecycle {
     private final Settings settings;
 
     private final Map<ReplayJobId, JobState> states = new HashMap<>();
-    private final Map<JobWorkList.Unreported, Long> reportedAt = new HashMap<>();
-    private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
+    private final PreparedAsker asker;
+    private final JobReports reports;
+    private final ConcurrentLinkedQueue<PreparedAsk> finished = new ConcurrentLinkedQueue<>();
     private boolean leading;
     /** Counts the times this instance took the jobs on: what was prepared in an earlier term is never asked. */
     private volatile long term;
@@ -116,7 +79,6 @@ public class JobRunner implements SmartLifecycle {
     /** Rounds failed in a row (the database unreachable, say): said once when the streak starts and once when it ends. */
     private int failedRounds;
     private Instant failingSince;
-    private Long purgedAt;
 
     private final PeriodicTask rounds;
     /** Set by {@link #start()}, or by a test that runs ticks by hand. */
@@ -132,6 +94,8 @@ public class JobRunner implements SmartLifecycle {
         this.clock = clock;
         this.nanos = nanos;
         this.settings = settings;
+        this.asker = new PreparedAsker(jobs, switchOn, nanos);
+        this.reports = new JobReports(work, jobs, clock, nanos, settings.keepEnded());
         this.rounds = PeriodicTask.named("replay-job-runner-").every(settings.tick()).finishingARoundWithin(Duration.ofSeconds(30))
                 .runs(this::tickSafely);
     }
@@ -158,13 +122,12 @@ public class JobRunner implements SmartLifecycle {
             term++;
             finished.clear(); // prepared before another instance may have asked them: read again
             states.clear();
-            reportedAt.clear();
-            purgedAt = null;
+            reports.forget();
         }
         askPrepared();
         if (ticks++ % REPORT_EVERY_TICKS == 0) {
-            report();
-            purge();
+            reports.report();
+            reports.purge();
         }
         List<JobWorkList.Job> active = work.activeJobs();
         Set<ReplayJobId> activeIds = active.stream().map(JobWorkList.Job::jobId).collect(Collectors.toSet());
@@ -232,140 +195,21 @@ public class JobRunner implements SmartLifecycle {
     private void prepare(JobWorkList.Job job, IncidentId incident, boolean again, Instant at, long preparedIn) {
         try {
             IncidentAsk.Prepared prepared = asks.prepare(job.jobId(), incident, job.requestedBy(at));
-            finished.add(new Finished(job.jobId(), incident, again, prepared, at, null, preparedIn, nanos.getAsLong()));
+            finished.add(new PreparedAsk(job.jobId(), incident, again, prepared, at, null, preparedIn, nanos.getAsLong()));
         } catch (RuntimeException e) {
-            finished.add(new Finished(job.jobId(), incident, again, null, at, e, preparedIn, nanos.getAsLong()));
+            finished.add(new PreparedAsk(job.jobId(), incident, again, null, at, e, preparedIn, nanos.getAsLong()));
         }
     }
 
-    /**
-     * The prepared incidents of each job: answers found in their history recorded; the others claimed, asked and answered in
-     * one unit of work, in incident id order (each incident stays locked until the unit ends, and every batch writer takes
-     * them in that order).
-     */
+    /** What the workers prepared in this term, asked by job. */
     private void askPrepared() {
-        Map<ReplayJobId, List<Finished>> byJob = new LinkedHashMap<>();
-        for (Finished done; (done = finished.poll()) != null; ) {
+        Map<ReplayJobId, List<PreparedAsk>> byJob = new LinkedHashMap<>();
+        for (PreparedAsk done; (done = finished.poll()) != null; ) {
             if (done.term() == term) { // one of an earlier term comes back pending, and is read again
                 byJob.computeIfAbsent(done.job(), id -> new ArrayList<>()).add(done);
             }
         }
-        boolean switchOnNow = byJob.isEmpty() || switchOn.getAsBoolean();
-        long now = nanos.getAsLong();
-        byJob.forEach((job, done) -> {
-            JobState state = states.computeIfAbsent(job, id -> new JobState(new RequestPacer(1, nanos)));
-            List<Finished> earlier = new ArrayList<>();
-            List<Finished> ready = new ArrayList<>();
-            int held = 0;
-            int stale = 0;
-            for (Finished one : done) {
-                if (one.failure() == null && one.prepared().earlier() == null && now - one.preparedAtNanos() > PREPARED_FRESH_FOR.toNanos()) {
-                    state.asking.remove(one.incident()); // read too long ago: it is read again before it is asked
-                    state.askAgainAt.put(one.incident(), now);
-                    stale++;
-                } else if (one.failure() == null && one.prepared().earlier() == null
-                        && !(one.prepared().request().switchOn() && switchOnNow)) {
-                    state.asking.remove(one.incident()); // read while the switch was off: not asked, it stays pending
-                    held++;
-                } else if (one.failure() != null) {
-                    state.asking.remove(one.incident());
-                    log.warn("replay job {}: {} could not be prepared, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER,
-                            one.failure().toString());
-                    state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
-                } else if (one.prepared().earlier() != null) {
-                    earlier.add(one);
-                } else {
-                    ready.add(one);
-                }
-            }
-            if (held > 0) {
-                log.info("replay job {}: {} incident(s) not claimed: the replay switch was off when they were prepared or asked", job, held);
-            }
-            if (stale > 0) {
-                log.info("replay job {}: {} incident(s) prepared more than {} ago are read again before they are asked", job, stale,
-                        PREPARED_FRESH_FOR);
-            }
-            ready.sort(Comparator.comparing(one -> one.incident().value()));
-            List<JobCommands.Answer> recorded = jobs.send(earlier.stream()
-                    .map(one -> new RecordJobReplayCommand(job, one.incident(), one.prepared().earlier())).toList());
-            List<JobCommands.Answer> asked = jobs.ask(ready.stream().map(one -> new JobCommands.Ask(
-                    new ClaimJobReplayCommand(job, one.incident(), one.at(), one.again()), one.prepared().request())).toList());
-            settle(state, job, earlier, recorded, true);
-            settle(state, job, ready, asked, false);
-        });
-    }
-
-    private void settle(JobState state, ReplayJobId job, List<Finished> done, List<JobCommands.Answer> answers, boolean foundInHistory) {
-        int requested = 0;
-        int notClaimed = 0;
-        for (int i = 0; i < done.size(); i++) {
-            Finished one = done.get(i);
-            JobCommands.Answer answer = answers.get(i);
-            state.asking.remove(one.incident());
-            if (answer.ok()) {
-                ReplayOutcome outcome = foundInHistory ? one.prepared().earlier() : (ReplayOutcome) answer.result();
-                state.answered.put(one.incident(), outcome.attempt() != null);
-                requested += outcome.attempt() != null ? 1 : 0;
-            } else if (answer.refused() != null) {
-                notClaimed++;
-            } else if (answer.failed() != null) {
-                log.warn("replay job {}: {} not asked, trying again in {}: {}", job, one.incident(), ASK_AGAIN_AFTER, answer.failed().toString());
-                state.askAgainAt.put(one.incident(), nanos.getAsLong() + ASK_AGAIN_AFTER.toNanos());
-            }
-            // refused: the job no longer runs (a pause, the canary, a cancel) or an earlier runner claimed it and the work
-            // list does not show that yet: nothing was asked, and it comes back pending
-        }
-        if (!done.isEmpty()) {
-            log.info("replay job {}: {} incident(s) {}, {} requested, {} not claimed (the job no longer runs)", job, done.size(),
-                    foundInHistory ? "answered from their history" : "taken", requested, notClaimed);
-        }
-    }
-
-    private void report() {
-        long now = nanos.getAsLong();
-        List<JobWorkList.Unreported> unreported = work.unreported(REPORT_LIMIT);
-        reportedAt.keySet().retainAll(new HashSet<>(unreported));
-        Instant at = clock.instant();
-        Map<ReplayJobId, List<Object>> byJob = new LinkedHashMap<>();
-        for (JobWorkList.Unreported one : unreported) {
-            Long sent = reportedAt.get(one);
-            if (sent != null && now - sent < REPORT_AGAIN_AFTER.toNanos()) {
-                continue; // sent: the work list will show it
-            }
-            reportedAt.put(one, now);
-            byJob.computeIfAbsent(one.jobId(), id -> new ArrayList<>()).add(command(one, at));
-        }
-        byJob.forEach((job, commands) -> {
-            List<JobCommands.Answer> answers = jobs.send(commands);
-            for (int i = 0; i < answers.size(); i++) {
-                if (!answers.get(i).ok()) {
-                    log.warn("replay job {}: {} not recorded: {}", job, commands.get(i), answers.get(i));
-                }
-            }
-        });
-    }
-
-    private void purge() {
-        long now = nanos.getAsLong();
-        if (purgedAt != null && now - purgedAt < PURGE_EVERY.toNanos()) {
-            return;
-        }
-        Instant before = clock.instant().minus(settings.keepEnded());
-        int deleted = work.purgeEnded(before, PURGE_LIMIT);
-        if (deleted > 0) {
-            log.info("replay jobs: deleted {} work-list row(s) of jobs that ended before {} with everything decided and reported", deleted, before);
-        }
-        purgedAt = deleted < PURGE_LIMIT ? Long.valueOf(now) : null;
-    }
-
-    private static Object command(JobWorkList.Unreported one, Instant at) {
-        if (one instanceof JobWorkList.Unreported.Requested requested) {
-            return new RecordJobReplayCommand(one.jobId(), one.incidentId(), ReplayOutcome.requested(requested.attempt()));
-        }
-        if (one instanceof JobWorkList.Unreported.Decided decided) {
-            return new RecordJobPublishResultCommand(one.jobId(), one.incidentId(), one.attempt(), decided.status(), at);
-        }
-        return new RecordJobRefailureCommand(one.jobId(), one.incidentId(), one.attempt(), at);
+        asker.ask(byJob, states);
     }
 
     void tickSafely() {
