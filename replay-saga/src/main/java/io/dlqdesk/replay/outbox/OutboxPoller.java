@@ -7,8 +7,6 @@ import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -16,13 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.util.backoff.BackOffExecution;
-import org.springframework.util.backoff.ExponentialBackOff;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.ListIterator;
@@ -41,7 +36,7 @@ import java.util.stream.Collectors;
  * <p>
  * Once the broker has acknowledged, the row is never counted as a failed try: if writing the round (or
  * committing it) fails, the claim is rolled back and each acknowledged row is marked SENT again in fresh
- * transactions with a bounded backoff. Only if that cannot be written within {@code markSentRetryFor} (or after a
+ * transactions with a bounded backoff ({@link SentAfterAck}). Only if that cannot be written within {@code markSentRetryFor} (or after a
  * crash) a row stays PENDING with its tries unchanged and is sent again — after a crash up to a whole round:
  * publishing is at-least-once, consumers deduplicate by eventId. Meanwhile another instance may claim and re-send it.
  * <p>
@@ -60,9 +55,6 @@ public class OutboxPoller implements SmartLifecycle {
                            Duration markSentRetryFor) {
     }
 
-    /** The first pause before marking an acknowledged row SENT again; doubled up to the max backoff. */
-    private static final Duration MARK_SENT_FIRST_PAUSE = Duration.ofMillis(100);
-
     private final ReplayOutbox outbox;
     private final SourceRecordReader reader;
     /** Used, not owned: whoever created it closes it. */
@@ -73,10 +65,8 @@ public class OutboxPoller implements SmartLifecycle {
     private final TransactionTemplate transactions;
     private final Settings settings;
     private final RowDecider decide;
-    private final Counter published;
-    private final Counter failedTries;
-    private final Counter failed;
-    private final DistributionSummary claimedRows;
+    private final PublishCounts counts;
+    private final SentAfterAck sentAfterAck;
     private final PeriodicTask rounds;
     /** Set by {@link #stop()}: the round in progress ends, no further one starts. A poller driven by hand is never stopped. */
     private volatile boolean stopped;
@@ -93,11 +83,8 @@ public class OutboxPoller implements SmartLifecycle {
         this.transactions = transactions;
         this.settings = settings;
         this.decide = new RowDecider(settings.maxTries(), settings.initialBackoff(), settings.maxBackoff());
-        this.published = Counter.builder("dlq.replay.published").description("replays the broker acknowledged").register(meters);
-        this.failedTries = Counter.builder("dlq.replay.failed_tries").description("publish tries that failed").register(meters);
-        this.failed = Counter.builder("dlq.replay.publish_failed").description("replays FAILED after their last try").register(meters);
-        this.claimedRows = DistributionSummary.builder("dlq.replay.claimed_rows").description("rows per round that claimed any")
-                .register(meters);
+        this.counts = new PublishCounts(meters, settings.maxTries());
+        this.sentAfterAck = new SentAfterAck(outbox, transactions, settings.markSentRetryFor(), settings.maxBackoff(), () -> stopped);
         this.rounds = PeriodicTask.named("replay-outbox-poller-").firstAfter(Duration.ZERO).every(settings.pollInterval())
                 .finishingARoundWithin(Duration.ofSeconds(30)).runs(this::pollSafely);
     }
@@ -114,7 +101,7 @@ public class OutboxPoller implements SmartLifecycle {
                     throw e;
                 }
                 // the claim rolled back: no try counted; the acknowledged rows are marked SENT on their own
-                AfterAck marked = markSentAfterAck(acknowledged, e);
+                SentAfterAck.Marked marked = sentAfterAck.mark(acknowledged, e);
                 results.report(marked.decided());
                 if (marked.unmarked() != null) {
                     throw marked.unmarked();
@@ -138,10 +125,6 @@ public class OutboxPoller implements SmartLifecycle {
     private record Round(int claimed, boolean switchedOff, List<Decided> decided) {
     }
 
-    /** What marking acknowledged rows SENT after a failed round gave: the rows marked, and the error for those left PENDING. */
-    private record AfterAck(List<Decided> decided, RuntimeException unmarked) {
-    }
-
     /**
      * Runs inside the round's transaction. {@code acknowledged} gets every row the broker acknowledged as soon as
      * it did: from then on nothing may count a failed try for it.
@@ -154,7 +137,7 @@ public class OutboxPoller implements SmartLifecycle {
         if (claimed.isEmpty()) {
             return new Round(0, false, List.of());
         }
-        claimedRows.record(claimed.size());
+        counts.claimed(claimed.size());
         // after the claim: a switch turned off while the rows were being claimed holds them all, untried
         if (!replaySwitch.isOn()) {
             return new Round(claimed.size(), true, List.of());
@@ -185,13 +168,13 @@ public class OutboxPoller implements SmartLifecycle {
         if (expired.isEmpty()) {
             return new Round(0, true, List.of());
         }
-        claimedRows.record(expired.size());
+        counts.claimed(expired.size());
         return new Round(expired.size(), expired.size() < settings.claimSize(), recorded(new ArrayList<>(expired)));
     }
 
     /** Counts, logs and records the round's decisions by the database clock; the results to report. */
     private List<Decided> recorded(List<RowDecision> ordered) {
-        countAndLog(ordered);
+        counts.countAndLog(ordered);
         withEndOffsets(ordered);
         Instant decidedAt = outbox.decisionTime();
         outbox.record(ordered, decidedAt);
@@ -249,68 +232,6 @@ public class OutboxPoller implements SmartLifecycle {
             }
             decisions.put(decision.row().replayId(), decision);
         }
-    }
-
-    /** The round's metrics and logs; FAILED rows are logged once their end offset is known. */
-    private void countAndLog(List<RowDecision> decisions) {
-        for (RowDecision decision : decisions) {
-            if (decision instanceof RowDecision.Sent sent) {
-                published.increment();
-                log.info("replay {} published to {}", sent.row().replayId(), sent.at());
-            } else if (decision instanceof RowDecision.Deferred deferred) {
-                failedTries.increment();
-                log.warn("replay {} try {} of {} failed, next in {}: {}", deferred.row().replayId(), deferred.tryNumber(), settings.maxTries(),
-                        deferred.retryAfter(), deferred.reason());
-            } else if (decision instanceof RowDecision.Failed failedRow) {
-                failed.increment();
-                if (failedRow.outOfTries()) {
-                    failedTries.increment();
-                }
-            }
-        }
-    }
-
-    /**
-     * Marks each acknowledged row SENT in a fresh transaction of its own, with a backoff, for up to
-     * {@code markSentRetryFor}. A row decided meanwhile (another instance claimed and re-sent it) gives that
-     * decision. Rows that cannot be written stay PENDING with their tries unchanged and are sent again in a later
-     * round; the last error then comes back with the rows that were marked.
-     */
-    private AfterAck markSentAfterAck(List<RowDecision.Sent> acknowledged, RuntimeException firstError) {
-        log.warn("replays {} were acknowledged but could not be recorded SENT, retrying for {}: {}",
-                acknowledged.stream().map(ack -> ack.row().replayId()).toList(), settings.markSentRetryFor(), firstError.toString());
-        long giveUpAt = System.nanoTime() + settings.markSentRetryFor().toNanos();
-        ExponentialBackOff backOff = new ExponentialBackOff(MARK_SENT_FIRST_PAUSE.toMillis(), 2.0);
-        backOff.setMaxInterval(settings.maxBackoff().toMillis());
-        BackOffExecution pauses = backOff.start();
-        List<RowDecision.Sent> left = new ArrayList<>(acknowledged);
-        List<Decided> decided = new ArrayList<>();
-        RuntimeException last = firstError;
-        while (!left.isEmpty() && System.nanoTime() < giveUpAt && !stopped) {
-            try {
-                Thread.sleep(pauses.nextBackOff());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            for (Iterator<RowDecision.Sent> it = left.iterator(); it.hasNext(); ) {
-                RowDecision.Sent ack = it.next();
-                try {
-                    PublishResult result = transactions.execute(status -> outbox.markSent(ack.row().replayId(), ack.at()));
-                    log.info("replay {} recorded SENT after the ack", ack.row().replayId());
-                    decided.add(new Decided(ack.row(), result));
-                    it.remove();
-                } catch (RuntimeException e) {
-                    last = e;
-                    log.warn("replay {} still not recorded SENT: {}", ack.row().replayId(), e.toString());
-                }
-            }
-        }
-        for (RowDecision.Sent ack : left) {
-            log.error("replay {} was acknowledged at {} but not recorded SENT within {}: it stays PENDING (no try counted) and is sent again",
-                    ack.row().replayId(), ack.at(), settings.markSentRetryFor());
-        }
-        return new AfterAck(decided, left.isEmpty() ? null : last);
     }
 
     /** Reads, in one request, the end offsets of the partitions of the round's FAILED rows: any earlier try that landed lies below. */
