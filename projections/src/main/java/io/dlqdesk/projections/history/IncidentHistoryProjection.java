@@ -4,7 +4,6 @@ import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.domain.parked.ParkedEventEvicted;
 import io.dlqdesk.domain.parked.ParkedEventsRetried;
 import io.dlqdesk.domain.api.BoundedText;
-import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentId;
@@ -28,7 +27,6 @@ import io.dlqdesk.domain.api.ReplayJobResumed;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
-import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -40,14 +38,14 @@ import org.axonframework.queryhandling.QueryHandler;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+
+import static io.dlqdesk.projections.history.HistoryRows.failure;
+import static io.dlqdesk.projections.history.HistoryRows.location;
 
 /**
  * Every change of every incident, in order, with who did it and why: the incident history and the
@@ -63,29 +61,7 @@ public class IncidentHistoryProjection {
 
     /** Explicit, so that moving this class never resets its token. */
     public static final String PROCESSING_GROUP = "incident-history";
-    public static final int MAX_DETAIL = 4000;
-    private static final String COLUMNS = "incident_id, seq, event_type, occurred_at, principal, reason, attempt, publish_status, detail,"
-            + " dlq_topic, dlq_partition, dlq_offset, deliveries, last_seq, collapsed";
-    /** {@code collapsed} of the row that an incident's duplicate deliveries collapse into (unique with the incident). */
-    static final Integer DUPLICATES = 1;
-
-    /** A parked-event action in the history's columns: its sequence (or its group) in the incident's place. */
-    private static final String PARKED_ACTION_AS_HISTORY = "COALESCE(sequence_identifier, processing_group), 0, action, occurred_at,"
-            + " principal, reason, NULL, NULL, detail, NULL, NULL, NULL, 1, 0, NULL";
-    /**
-     * A row already there (its event handled again: a seq not past its last_seq) keeps what it has; a collapsed row meets
-     * later duplicates and counts them (MySQL assigns left to right: last_seq last).
-     */
-    private static final MultiRowInsert ROWS = new MultiRowInsert("incident_history", COLUMNS,
-            "deliveries = IF(VALUES(seq) > last_seq, deliveries + VALUES(deliveries), deliveries),"
-                    + " detail = IF(VALUES(seq) > last_seq, VALUES(detail), detail),"
-                    + " dlq_topic = IF(VALUES(seq) > last_seq, VALUES(dlq_topic), dlq_topic),"
-                    + " dlq_partition = IF(VALUES(seq) > last_seq, VALUES(dlq_partition), dlq_partition),"
-                    + " dlq_offset = IF(VALUES(seq) > last_seq, VALUES(dlq_offset), dlq_offset),"
-                    + " last_seq = GREATEST(last_seq, VALUES(last_seq))");
-    /** Key order is the write (and lock) order. */
-    private static final Comparator<Object[]> BY_KEY = Comparator.comparing((Object[] row) -> (String) row[0])
-            .thenComparingLong(row -> (Long) row[1]);
+    public static final int MAX_DETAIL = HistoryRows.MAX_DETAIL;
 
     private final JdbcTemplate jdbc;
     /** A batch's rows, inserted in one statement when it commits (an event handled again adds nothing). */
@@ -94,9 +70,7 @@ public class IncidentHistoryProjection {
     IncidentHistoryProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), ArrayList::new,
-                // not folded here: only the table knows which duplicates it counted already (last_seq), and the statement
-                // meets them one row at a time, in seq order
-                rows -> ROWS.write(jdbc, rows.stream().sorted(BY_KEY).toList()));
+                rows -> HistoryRows.write(jdbc, rows));
     }
 
     @EventHandler
@@ -115,7 +89,7 @@ public class IncidentHistoryProjection {
         row(event.incidentId().value(), seq, "DuplicateDeliveryRecorded", at, null, null, null, "the same failure of "
                 + location(event.failureKey().topic(), event.failureKey().partition(), event.failureKey().offset())
                 + " delivered again (DLQ " + location(event.dlqLocation().topic(), event.dlqLocation().partition(),
-                event.dlqLocation().offset()) + ")", event.dlqLocation(), DUPLICATES);
+                event.dlqLocation().offset()) + ")", event.dlqLocation(), HistoryRows.DUPLICATES);
     }
 
     @EventHandler
@@ -235,8 +209,8 @@ public class IncidentHistoryProjection {
 
     @QueryHandler
     List<HistoryEntry> handle(FindIncidentHistoryQuery query) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM incident_history WHERE incident_id = ? ORDER BY seq",
-                IncidentHistoryProjection::entry, query.incidentId().value());
+        return jdbc.query("SELECT " + HistoryRows.COLUMNS + " FROM incident_history WHERE incident_id = ? ORDER BY seq",
+                HistoryRows::entry, query.incidentId().value());
     }
 
     /** The incidents' and jobs' operator actions, and admins' actions on parked events (under their sequence, as sequence 0). */
@@ -263,9 +237,9 @@ public class IncidentHistoryProjection {
         List<Object> paged = new ArrayList<>(both);
         paged.add(query.size());
         paged.add((long) query.page() * query.size());
-        List<HistoryEntry> items = jdbc.query("SELECT " + COLUMNS + " FROM incident_history" + where + " UNION ALL SELECT "
-                + PARKED_ACTION_AS_HISTORY + " FROM parked_event_action" + where
-                + " ORDER BY occurred_at DESC, incident_id, seq LIMIT ? OFFSET ?", IncidentHistoryProjection::entry, paged.toArray());
+        List<HistoryEntry> items = jdbc.query("SELECT " + HistoryRows.COLUMNS + " FROM incident_history" + where + " UNION ALL SELECT "
+                + HistoryRows.PARKED_ACTION_AS_HISTORY + " FROM parked_event_action" + where
+                + " ORDER BY occurred_at DESC, incident_id, seq LIMIT ? OFFSET ?", HistoryRows::entry, paged.toArray());
         return new AuditPage(items, query.page(), query.size(), total == null ? 0 : total);
     }
 
@@ -275,9 +249,9 @@ public class IncidentHistoryProjection {
         LocalDateTime since = LocalDateTime.ofInstant(query.since(), ZoneOffset.UTC);
         Long total = jdbc.queryForObject("SELECT COUNT(*) FROM incident_history WHERE occurred_at >= ? AND event_type = 'IncidentReopened'",
                 Long.class, since);
-        List<HistoryEntry> newest = jdbc.query("SELECT " + COLUMNS + " FROM incident_history WHERE occurred_at >= ?"
+        List<HistoryEntry> newest = jdbc.query("SELECT " + HistoryRows.COLUMNS + " FROM incident_history WHERE occurred_at >= ?"
                         + " AND event_type = 'IncidentReopened' ORDER BY occurred_at DESC, incident_id, seq LIMIT ?",
-                IncidentHistoryProjection::entry, since, query.size());
+                HistoryRows::entry, since, query.size());
         return new ReopenedIncidents(total == null ? 0 : total, newest);
     }
 
@@ -313,43 +287,10 @@ public class IncidentHistoryProjection {
         row(id, seq, type, at, action, attempt, publishStatus, detail, dlq, null);
     }
 
-    /** {@code collapsed}: null, or the kind of row of which the incident has one ({@link #DUPLICATES}). */
+    /** {@code collapsed}: null, or the kind of row of which the incident has one ({@link HistoryRows#DUPLICATES}). */
     private void row(String id, long seq, String type, Instant at, OperatorAction action, Integer attempt,
                      PublishStatus publishStatus, String detail, RecordLocation dlq, Integer collapsed) {
-        String bounded = BoundedText.truncate(detail, MAX_DETAIL); // never half a surrogate pair: utf8mb4 refuses one
-        Object[] row = {id, seq, type, LocalDateTime.ofInstant(at, ZoneOffset.UTC), action == null ? null : action.principal(),
-                action == null ? null : action.reason(), attempt, publishStatus == null ? null : publishStatus.name(), bounded,
-                dlq == null ? null : dlq.topic(), dlq == null ? null : dlq.partition(), dlq == null ? null : dlq.offset(), 1, seq, collapsed};
+        Object[] row = HistoryRows.row(id, seq, type, at, action, attempt, publishStatus, detail, dlq, collapsed);
         pending.record(rows -> rows.add(row));
-    }
-
-    private static String failure(FailedRecord failure) {
-        var key = failure.failureKey();
-        String exception = failure.exception() == null ? "no exception recorded"
-                : failure.exception().exceptionClass() + (failure.exception().message() == null ? "" : ": " + failure.exception().message());
-        String dlq = location(failure.dlqLocation().topic(), failure.dlqLocation().partition(), failure.dlqLocation().offset());
-        String where = failure.originalLocationKnown()
-                ? location(key.topic(), key.partition(), key.offset()) + " (DLQ " + dlq + ")"
-                : "a record whose original location is unknown (" + failure.locationUnknownReason() + "; DLQ " + dlq + ")";
-        String timestamp = failure.originalTimestamp() != null && failure.originalTimestamp().rawType() != null
-                ? " [original timestamp type '" + failure.originalTimestamp().rawType() + "' is not a Kafka type]" : "";
-        return "group " + key.consumerGroup() + " failed on " + where + ": " + exception + timestamp;
-    }
-
-    private static String location(String topic, int partition, long offset) {
-        return topic + "/" + partition + "@" + offset;
-    }
-
-    private static HistoryEntry entry(ResultSet row, int number) throws SQLException {
-        Integer attempt = row.getObject("attempt", Integer.class);
-        String publishStatus = row.getString("publish_status");
-        String dlqTopic = row.getString("dlq_topic");
-        int deliveries = row.getInt("deliveries");
-        String detail = deliveries > 1 ? row.getString("detail") + "; " + deliveries + " deliveries in all, the last one's DLQ record named"
-                : row.getString("detail");
-        return new HistoryEntry(row.getString("incident_id"), row.getLong("seq"), row.getString("event_type"),
-                row.getObject("occurred_at", LocalDateTime.class).toInstant(ZoneOffset.UTC), row.getString("principal"),
-                row.getString("reason"), attempt, publishStatus == null ? null : PublishStatus.valueOf(publishStatus), detail,
-                dlqTopic == null ? null : new RecordLocation(dlqTopic, row.getInt("dlq_partition"), row.getLong("dlq_offset")), deliveries);
     }
 }
