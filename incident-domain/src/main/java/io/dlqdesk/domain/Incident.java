@@ -61,6 +61,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
  * The Incident aggregate: one failed record (the root) and the re-failures of its replays.
+ * One piece, though over 300 lines: its rules decide on one state, the consistency boundary its handlers build.
  * Event-sourced: command handlers decide from the facts the command brings (no clock, no Kafka),
  * event-sourcing handlers only assign. Registered with Axon by the application's wiring, so this
  * module stays free of Spring.
