@@ -653,7 +653,7 @@ class DlqRecordClassifierTest {
         void internalFailureBecomesMalformedWithItsCause() {
             // a DLQ record location the domain refuses: the kind of surprise a bug would raise
             assertThat(classify(healthy().dlqPartition(-1))).isEqualTo(new Malformed(
-                    "classifier error: java.lang.IllegalArgumentException: partition must be >= 0, was -1"));
+                    "classifier error: io.dlqdesk.domain.InvalidValueException: partition must be >= 0, was -1"));
         }
 
         @Test
