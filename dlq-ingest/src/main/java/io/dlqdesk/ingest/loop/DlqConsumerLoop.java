@@ -139,7 +139,7 @@ public final class DlqConsumerLoop {
             return null;
         } catch (WakeupException e) {
             return running ? e : null;
-        } catch (Throwable e) {
+        } catch (Throwable e) { // an Error too: readiness reports it and the loop starts again, the thread never just ends
             return e;
         }
     }

@@ -142,7 +142,7 @@ final class RecordWorkers {
             Thread.currentThread().interrupt(); // stopping: the records come again
             current.forEach(work -> finish(work, null));
             return;
-        } catch (Throwable e) {
+        } catch (Throwable e) { // an Error too: the batch's records go one by one on their slots, none is lost with the batch
             noteFailure(e);
             metrics.batchFellBack();
             log.warn("writing a batch of {} DLQ records failed, writing them one by one: {}", current.size(), e.toString());
@@ -169,7 +169,7 @@ final class RecordWorkers {
             Thread.currentThread().interrupt(); // stopping: the record comes again
             finish(work, null);
             return;
-        } catch (Throwable e) {
+        } catch (Throwable e) { // an Error too: the record is retried or quarantined, never dropped with its worker slot
             failed(work, tries, e);
             return;
         }

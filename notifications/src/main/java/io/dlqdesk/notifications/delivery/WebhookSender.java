@@ -86,7 +86,7 @@ final class WebhookSender {
                 log.warn("webhook {}: could not read or record deliveries, trying again every {}: {}", webhook.name(), wait, e.toString());
             }
             databaseFailing = true;
-        } catch (Throwable e) {
+        } catch (Throwable e) { // an Error too: logged with the webhook's name, and the next round comes after this round's wait
             log.error("webhook {}: sender round failed", webhook.name(), e);
         }
         return wait;
