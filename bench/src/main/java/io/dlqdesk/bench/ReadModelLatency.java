@@ -6,7 +6,6 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.dlqdesk.app.DlqDeskApplication;
-import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.testsupport.TestDatabase;
 import io.dlqdesk.testsupport.TestInfrastructure;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -23,9 +22,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.RSAPrivateKey;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Date;
@@ -33,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 
 /**
  * Latency of the read endpoints with many incidents in the read model, on the real database, as
@@ -90,7 +86,7 @@ public final class ReadModelLatency {
         Map<String, double[]> results = new LinkedHashMap<>();
         try (ConfigurableApplicationContext app = start(database, infrastructure.broker().bootstrapServers(), publicKey)) {
             long loadStarted = System.nanoTime();
-            load(app.getBean(JdbcTemplate.class), incidents);
+            LoadedReadModels.load(app.getBean(JdbcTemplate.class), incidents);
             System.out.printf(Locale.ROOT, "loaded %,d incidents into the read model in %.1f s%n", incidents,
                     (System.nanoTime() - loadStarted) / 1e9);
             String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
@@ -98,14 +94,14 @@ public final class ReadModelLatency {
             endpoints.put("baseline: GET /actuator/health/liveness", "/actuator/health/liveness");
             endpoints.put(LIST, "/api/v1/incidents");
             endpoints.put("GET /api/v1/incidents?topic=&status=OPEN", "/api/v1/incidents?topic=orders-7&status=OPEN");
-            endpoints.put("GET /api/v1/incidents?group=&exceptionGroup=", "/api/v1/incidents?group=group-3&exceptionGroup=" + group(11));
+            endpoints.put("GET /api/v1/incidents?group=&exceptionGroup=", "/api/v1/incidents?group=group-3&exceptionGroup=" + LoadedReadModels.group(11));
             endpoints.put("GET /api/v1/incidents?page=100", "/api/v1/incidents?page=100");
             endpoints.put("GET /api/v1/incident-counts?by=topic", "/api/v1/incident-counts?by=topic");
             endpoints.put(COUNT, "/api/v1/incident-counts?by=status");
             endpoints.put("GET /api/v1/incident-counts?by=exception-group", "/api/v1/incident-counts?by=exception-group");
             endpoints.put("GET /api/v1/exception-groups", "/api/v1/exception-groups");
-            endpoints.put(AS_OF, "/api/v1/audit/incidents-as-of?size=100&at=" + NOW.minus(java.time.Duration.ofDays(15)));
-            endpoints.put("GET /api/v1/incidents?eventId=", "/api/v1/incidents?eventId=" + eventId(incidents / 2));
+            endpoints.put(AS_OF, "/api/v1/audit/incidents-as-of?size=100&at=" + LoadedReadModels.NOW.minus(java.time.Duration.ofDays(15)));
+            endpoints.put("GET /api/v1/incidents?eventId=", "/api/v1/incidents?eventId=" + LoadedReadModels.eventId(incidents / 2));
             endpoints.put("GET /api/v1/incidents?key=", "/api/v1/incidents?key=order-" + (incidents / 3));
             HttpClient client = HttpClient.newHttpClient();
             System.out.printf(Locale.ROOT, "%nread endpoints, %,d incidents, %,d sequential requests each (2 cores, embedded MariaDB)%n",
@@ -131,12 +127,12 @@ public final class ReadModelLatency {
             pages.put("console: overview panels (its refresh)", "/console/overview/panels");
             pages.put(CONSOLE_LIST, "/console/incidents");
             pages.put("console: incidents, topic + OPEN", "/console/incidents?topic=orders-7&status=OPEN");
-            pages.put("console: incidents, eventId search", "/console/incidents?eventId=" + eventId(incidents / 2));
+            pages.put("console: incidents, eventId search", "/console/incidents?eventId=" + LoadedReadModels.eventId(incidents / 2));
             pages.put("console: incidents, key search", "/console/incidents?key=order-" + (incidents / 3));
             pages.put("console: incidents, page 100", "/console/incidents?page=100");
             pages.put(CONSOLE_INCIDENT, "/console/incidents/" + incident);
             pages.put("console: audit", "/console/audit");
-            pages.put("console: as of 15 days ago", "/console/as-of?at=" + NOW.minus(java.time.Duration.ofDays(15)));
+            pages.put("console: as of 15 days ago", "/console/as-of?at=" + LoadedReadModels.NOW.minus(java.time.Duration.ofDays(15)));
             pages.put("console: quarantine", "/console/quarantine");
             pages.put("console: replay switch", "/console/replay-switch");
             for (Map.Entry<String, String> page : pages.entrySet()) {
@@ -151,7 +147,7 @@ public final class ReadModelLatency {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
             String asOf = base + endpoints.get(AS_OF);
             results.put(AS_OF_ROWS_READ, new double[] {rowsReadPerRequest(jdbc, client, asOf, token, requests)});
-            loadOlderHistory(jdbc, incidents, 9 * incidents);
+            LoadedReadModels.loadOlderHistory(jdbc, incidents, 9 * incidents);
             measure(client, asOf, token, requests / 5);
             double[] millis = measure(client, asOf, token, requests);
             results.put(AS_OF_TEN_TIMES, millis);
@@ -203,100 +199,6 @@ public final class ReadModelLatency {
                 "--dlqdesk.security.users[0].name=" + CONSOLE_USER, "--dlqdesk.security.users[0].roles=VIEWER",
                 "--dlqdesk.security.users[0].password-hash={bcrypt}"
                         + new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4).encode(CONSOLE_PASSWORD));
-    }
-
-    /** "Now" of the loaded history; the as-of query asks about an instant before it. */
-    private static final Instant NOW = Instant.now();
-
-    /**
-     * 50 topics, 20 groups, 200 exception groups, statuses mostly closed, detected over 30 days; and for
-     * the point-in-time read model, each incident OPEN from its detection and, unless still open, its
-     * status from an hour later.
-     */
-    private static void load(JdbcTemplate jdbc, int incidents) {
-        Random random = new Random(42);
-        String[] statuses = {"OPEN", "ACKED", "RESOLVED", "RESOLVED", "RESOLVED", "DISCARDED"};
-        Instant now = NOW;
-        List<Object> batch = new ArrayList<>();
-        int rows = 0;
-        for (int i = 0; i < incidents; i++) {
-            int exceptionGroup = random.nextInt(200);
-            rows++;
-            batch.addAll(List.of(String.format(Locale.ROOT, "inc-%032x", i), "orders-" + random.nextInt(50), random.nextInt(12), (long) i,
-                    "group-" + random.nextInt(20), statuses[random.nextInt(statuses.length)],
-                    Timestamp.from(now.minusSeconds(random.nextInt(30 * 24 * 3600))), "com.example.Failure" + exceptionGroup,
-                    group(exceptionGroup), "failure " + exceptionGroup + " for order <n>", 1 + random.nextInt(3), random.nextInt(3),
-                    eventId(i), keySha256(i), "orders.dlq", 0, (long) i));
-            if (rows == 1_000 || i == incidents - 1) { // one multi-row INSERT per 1,000 rows
-                jdbc.update("INSERT INTO incident_summary (incident_id, topic, partition_no, record_offset, consumer_group, status, "
-                        + "detected_at, exception_class, exception_group, exception_fingerprint, failure_count, attempt_count, "
-                        + "event_id, key_sha256, dlq_topic, dlq_partition, dlq_offset) VALUES "
-                        + String.join(", ", java.util.Collections.nCopies(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
-                        batch.toArray());
-                batch.clear();
-                rows = 0;
-            }
-        }
-        // the counts the projection keeps alongside
-        for (String[] dimension : new String[][] {{"TOPIC", "topic"}, {"CONSUMER_GROUP", "consumer_group"}, {"STATUS", "status"},
-                {"EXCEPTION_GROUP", "exception_group"}, {"LOCATION", "CONCAT(topic, CHAR(10), consumer_group)"}}) {
-            jdbc.update("INSERT INTO incident_count (dimension, value, status, incidents) SELECT '" + dimension[0] + "', " + dimension[1]
-                    + ", status, COUNT(*) FROM incident_summary GROUP BY " + dimension[1] + ", status");
-        }
-        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no, record_offset,"
-                + " consumer_group) SELECT incident_id, 0, 'OPEN', " + nanos("detected_at") + ", IF(status = 'OPEN', " + Long.MAX_VALUE + ", "
-                + nanos("detected_at") + " + 3600000000000), topic, partition_no, record_offset, consumer_group FROM incident_summary");
-        jdbc.update("INSERT INTO incident_status_interval (incident_id, seq, status, valid_from, valid_to, topic, partition_no, record_offset,"
-                + " consumer_group) SELECT incident_id, 1, status, " + nanos("detected_at") + " + 3600000000000, " + Long.MAX_VALUE
-                + ", topic, partition_no, record_offset, consumer_group FROM incident_summary WHERE status <> 'OPEN'");
-        jdbc.update("INSERT INTO exception_group (exception_group, exception_class, fingerprint) "
-                + "SELECT exception_group, MIN(exception_class), MIN(exception_fingerprint) FROM incident_summary GROUP BY exception_group");
-    }
-
-    /**
-     * More history for the point-in-time read model only: {@code count} incidents detected 30 to 300 days
-     * before "now" (all before the asked instant), each OPEN for an hour and RESOLVED since.
-     */
-    private static void loadOlderHistory(JdbcTemplate jdbc, int firstNumber, int count) {
-        Random random = new Random(7);
-        long now = NOW.getEpochSecond() * 1_000_000_000L;
-        long day = 24 * 3600 * 1_000_000_000L;
-        long hour = 3600 * 1_000_000_000L;
-        List<Object[]> rows = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            String id = String.format(Locale.ROOT, "inc-%032x", firstNumber + i);
-            long detected = now - 30 * day - (long) (random.nextDouble() * 270 * day);
-            String topic = "orders-" + random.nextInt(50);
-            int partition = random.nextInt(12);
-            String group = "group-" + random.nextInt(20);
-            rows.add(new Object[] {id, 0, "OPEN", detected, detected + hour, topic, partition, (long) firstNumber + i, group});
-            rows.add(new Object[] {id, 1, "RESOLVED", detected + hour, Long.MAX_VALUE, topic, partition, (long) firstNumber + i, group});
-        }
-        new MultiRowInsert("incident_status_interval", "incident_id, seq, status, valid_from, valid_to, topic, partition_no, record_offset,"
-                + " consumer_group", "seq = seq").write(jdbc, rows);
-    }
-
-    /** SQL for a DATETIME column (UTC) as epoch nanoseconds. */
-    private static String nanos(String column) {
-        return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', " + column + ") * 1000)";
-    }
-
-    private static String eventId(int number) {
-        return "evt-" + number;
-    }
-
-    /** The key of incident {@code number} is {@code order-<number>}: its SHA-256, as the read model keeps it. */
-    private static String keySha256(int number) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(("order-" + number).getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String group(int number) {
-        return String.format(Locale.ROOT, "%016x", number);
     }
 
     /** An HTTP client that signed in to the console with its form (CSRF token included) and keeps the session cookie. */
