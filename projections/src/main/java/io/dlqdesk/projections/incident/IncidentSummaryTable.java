@@ -1,18 +1,70 @@
 package io.dlqdesk.projections.incident;
 
+import io.dlqdesk.domain.api.IncidentStatus;
 import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.projections.RowsByIds;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** The incident_summary table as a batch writes it: the rows it touches read by id, then written back in one upsert. */
+/**
+ * The incident_summary table, the one repository of the incident list: a batch reads the rows it touches by id and
+ * writes them back in one upsert; queries read rows by id or by filter, count them, and a reset deletes them all.
+ * Every row is mapped by {@link SummaryRow}.
+ */
 @Component
 class IncidentSummaryTable {
+
+    /**
+     * Which incidents a query reads; a null filter matches every row. {@code detectedFrom} is inclusive, {@code detectedTo}
+     * exclusive; {@code keySha256} is a {@link KeyHash}.
+     */
+    record Filter(String topic, String consumerGroup, IncidentStatus status, String exceptionGroup, Instant detectedFrom,
+                  Instant detectedTo, String eventId, String keySha256) {
+
+        /**
+         * {@code WHERE} with a bound "column = ?" part for each filter given and none for the rest (empty when none is):
+         * a "? IS NULL OR" part for an absent one would keep the optimiser from picking the index of the given ones.
+         */
+        String where(List<Object> values) {
+            List<String> parts = new ArrayList<>();
+            add(parts, values, "topic = ?", topic);
+            add(parts, values, "consumer_group = ?", consumerGroup);
+            add(parts, values, "status = ?", status == null ? null : status.name());
+            add(parts, values, "exception_group = ?", exceptionGroup);
+            add(parts, values, "detected_at >= ?", detectedFrom == null ? null : SummaryRow.utc(detectedFrom));
+            add(parts, values, "detected_at < ?", detectedTo == null ? null : SummaryRow.utc(detectedTo));
+            add(parts, values, "event_id = ?", eventId);
+            add(parts, values, "key_sha256 = ?", keySha256);
+            return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
+        }
+
+        private static void add(List<String> parts, List<Object> values, String part, Object value) {
+            if (value != null) {
+                parts.add(part);
+                values.add(value);
+            }
+        }
+    }
+
+    /** The orders rows are paged in; incident_id breaks ties between equal times, so pages neither repeat nor skip a row. */
+    enum Order {
+        NEWEST_FIRST("detected_at DESC, incident_id DESC"),
+        OLDEST_FIRST("detected_at ASC, incident_id ASC");
+
+        private final String orderBy;
+
+        Order(String orderBy) {
+            this.orderBy = orderBy;
+        }
+    }
 
     private static final MultiRowInsert UPSERT = new MultiRowInsert("incident_summary", SummaryRow.COLUMNS,
             "topic = VALUES(topic), partition_no = VALUES(partition_no), record_offset = VALUES(record_offset),"
@@ -46,5 +98,37 @@ class IncidentSummaryTable {
     /** Inserts new rows and replaces stored ones: written again, a row comes out the same. */
     void write(List<SummaryRow> rows) {
         UPSERT.write(jdbc, rows.stream().map(SummaryRow::values).toList());
+    }
+
+    Optional<SummaryRow> find(String incidentId) {
+        return jdbc.query("SELECT " + SummaryRow.COLUMNS + " FROM incident_summary WHERE incident_id = ?", SummaryRow::read, incidentId)
+                .stream().findFirst();
+    }
+
+    /** The rows {@code filter} matches, in {@code order}, {@code limit} of them from the {@code offset}th: a page without its total. */
+    List<SummaryRow> rows(Filter filter, Order order, long offset, int limit) {
+        List<Object> values = new ArrayList<>();
+        String where = filter.where(values);
+        values.add(limit);
+        values.add(offset);
+        return jdbc.query("SELECT " + SummaryRow.COLUMNS + " FROM incident_summary" + where + " ORDER BY " + order.orderBy + " LIMIT ? OFFSET ?",
+                SummaryRow::read, values.toArray());
+    }
+
+    long count(Filter filter) {
+        List<Object> values = new ArrayList<>();
+        String where = filter.where(values);
+        Long count = jdbc.queryForObject("SELECT COUNT(*) FROM incident_summary" + where, Long.class, values.toArray());
+        return count == null ? 0 : count;
+    }
+
+    /** Every incident's original topic once, in the table's collation order. */
+    List<String> topics() {
+        return jdbc.queryForList("SELECT DISTINCT topic FROM incident_summary ORDER BY topic", String.class);
+    }
+
+    /** DELETE, not TRUNCATE: a reset stores the replay tokens in the same transaction, and TRUNCATE would commit it. */
+    void deleteAll() {
+        jdbc.update("DELETE FROM incident_summary");
     }
 }

@@ -10,9 +10,14 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 
-/** One incident_summary row while a batch of events changes it. Times are kept as the table keeps them: UTC. */
+/**
+ * One incident_summary row: the one mapping of that table, for the batches that change it and the queries that read it.
+ * Times are kept as the table keeps them: UTC.
+ */
 final class SummaryRow {
 
     static final String COLUMNS = "incident_id, topic, partition_no, record_offset, consumer_group, status, detected_at, exception_class,"
@@ -100,6 +105,14 @@ final class SummaryRow {
                 dlqOffset};
     }
 
+    IncidentSummaryView toView() {
+        return new IncidentSummaryView(incidentId, topic, partition, offset, consumerGroup, status, instant(detectedAt), group.exceptionClass(),
+                group.id(), group.fingerprint(), failureCount, attemptCount, lastPublishStatus, duplicateDeliveries, instant(lastDuplicateAt),
+                correlationMismatches == null ? List.of()
+                        : Arrays.stream(correlationMismatches.split(",")).map(CorrelationMismatch::valueOf).toList(),
+                locationUnknownReason == null, locationUnknownReason, eventId, dlqTopic, dlqPartition, dlqOffset);
+    }
+
     void deliveredAgain(Instant at) {
         LocalDateTime when = utc(at);
         this.duplicateDeliveries++;
@@ -147,7 +160,11 @@ final class SummaryRow {
         return group;
     }
 
-    private static LocalDateTime utc(Instant instant) {
+    static LocalDateTime utc(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    static Instant instant(LocalDateTime utc) {
+        return utc == null ? null : utc.toInstant(ZoneOffset.UTC);
     }
 }
