@@ -4,19 +4,15 @@ import io.dlqdesk.projections.asof.IncidentStatusIntervalProjection;
 import io.dlqdesk.projections.history.IncidentHistoryProjection;
 import io.dlqdesk.projections.incident.IncidentSummaryProjection;
 import org.axonframework.config.ConfigurerModule;
-import org.springframework.boot.autoconfigure.domain.EntityScan;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 
 import java.util.List;
 
-/** The read models: their entities, repositories and event-processing components. */
+/** The read models: their tables and event-processing components. */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan
-@EntityScan
-@EnableJpaRepositories
 public class ProjectionsConfiguration {
 
     /** The event processor of the incident list, history and as-of read models. */

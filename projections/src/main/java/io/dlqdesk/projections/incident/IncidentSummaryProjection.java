@@ -17,9 +17,6 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.queryhandling.QueryHandler;
-import org.springframework.data.domain.Slice;
-import org.springframework.data.domain.PageRequest;
-import org.springframework.data.domain.Sort;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
@@ -38,12 +35,12 @@ public class IncidentSummaryProjection {
     /** Explicit, so that moving this class never resets its token. */
     public static final String PROCESSING_GROUP = "incident-summary";
 
-    private final IncidentSummaryRepository repository;
+    private final IncidentSummaryTable table;
     private final IncidentCounts counts;
     private final PendingWrites<SummaryBatch> pending;
 
-    IncidentSummaryProjection(IncidentSummaryRepository repository, IncidentCounts counts, IncidentSummaryTable table) {
-        this.repository = repository;
+    IncidentSummaryProjection(IncidentSummaryTable table, IncidentCounts counts) {
+        this.table = table;
         this.counts = counts;
         this.pending = new PendingWrites<>(PROCESSING_GROUP, table.dataSource(), SummaryBatch::new, batch -> batch.write(table, counts));
     }
@@ -100,22 +97,26 @@ public class IncidentSummaryProjection {
 
     @QueryHandler
     Optional<IncidentSummaryView> handle(FindIncidentSummaryQuery query) {
-        return repository.findById(query.incidentId().value()).map(IncidentSummaryEntity::toView);
+        return table.find(query.incidentId().value()).map(SummaryRow::toView);
     }
 
     @QueryHandler
     IncidentPage handle(ListIncidentsQuery query) {
-        Slice<IncidentSummaryEntity> page = repository.search(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(),
-                query.detectedFrom(), query.detectedTo(), query.eventId(), KeyHash.of(query.key()), PageRequest.of(query.page(), query.size(),
-                        Sort.by(Sort.Order.desc("detectedAt"), Sort.Order.desc("incidentId"))));
-        return new IncidentPage(page.map(IncidentSummaryEntity::toView).getContent(), query.page(), query.size(), total(query));
+        List<IncidentSummaryView> items = table.rows(filter(query), IncidentSummaryTable.Order.NEWEST_FIRST, (long) query.page() * query.size(),
+                query.size()).stream().map(SummaryRow::toView).toList();
+        return new IncidentPage(items, query.page(), query.size(), total(query));
     }
 
     @QueryHandler
     List<IncidentSummaryView> handle(SelectIncidentsQuery query) {
-        return repository.search(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(), query.detectedFrom(),
-                query.detectedTo(), PageRequest.of(0, query.limit(), Sort.by(Sort.Order.asc("detectedAt"), Sort.Order.asc("incidentId"))))
-                .map(IncidentSummaryEntity::toView).getContent();
+        IncidentSummaryTable.Filter filter = new IncidentSummaryTable.Filter(query.topic(), query.consumerGroup(), query.status(),
+                query.exceptionGroup(), query.detectedFrom(), query.detectedTo(), null, null);
+        return table.rows(filter, IncidentSummaryTable.Order.OLDEST_FIRST, 0, query.limit()).stream().map(SummaryRow::toView).toList();
+    }
+
+    private static IncidentSummaryTable.Filter filter(ListIncidentsQuery query) {
+        return new IncidentSummaryTable.Filter(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(),
+                query.detectedFrom(), query.detectedTo(), query.eventId(), KeyHash.of(query.key()));
     }
 
     /**
@@ -126,8 +127,7 @@ public class IncidentSummaryProjection {
         long dimensions = Stream.of(query.topic(), query.consumerGroup(), query.exceptionGroup()).filter(Objects::nonNull)
                 .count();
         if (query.detectedFrom() != null || query.detectedTo() != null || dimensions > 1 || query.eventId() != null || query.key() != null) {
-            return repository.count(query.topic(), query.consumerGroup(), query.status(), query.exceptionGroup(), query.detectedFrom(),
-                    query.detectedTo(), query.eventId(), KeyHash.of(query.key()));
+            return table.count(filter(query));
         }
         if (query.topic() != null) {
             return counts.total(CountIncidentsQuery.Dimension.TOPIC, query.topic(), query.status());
@@ -143,7 +143,7 @@ public class IncidentSummaryProjection {
 
     @QueryHandler
     List<String> handle(FindIncidentTopicsQuery query) {
-        return repository.findDistinctTopics();
+        return table.topics();
     }
 
     @QueryHandler
@@ -159,7 +159,7 @@ public class IncidentSummaryProjection {
     @ResetHandler
     void reset() {
         pending.discard();
-        repository.deleteAllInBatch(); // DELETE, not TRUNCATE: a reset stores the replay tokens in the same transaction
+        table.deleteAll(); // DELETE, not TRUNCATE: a reset stores the replay tokens in the same transaction
         counts.reset();
     }
 }
