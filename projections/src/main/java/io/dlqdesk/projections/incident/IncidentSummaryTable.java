@@ -7,6 +7,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -125,6 +126,15 @@ class IncidentSummaryTable {
     /** Every incident's original topic once, in the table's collation order. */
     List<String> topics() {
         return jdbc.queryForList("SELECT DISTINCT topic FROM incident_summary ORDER BY topic", String.class);
+    }
+
+    /** When the oldest OPEN or ACKED incident was detected; null while there is none. */
+    Instant oldestUnresolvedDetectedAt() {
+        // one index lookup per status: MIN over an IN list would read every unresolved incident's entry
+        LocalDateTime oldest = jdbc.queryForObject("SELECT MIN(oldest) FROM ("
+                + "SELECT MIN(detected_at) AS oldest FROM incident_summary WHERE status = 'OPEN'"
+                + " UNION ALL SELECT MIN(detected_at) FROM incident_summary WHERE status = 'ACKED') unresolved", LocalDateTime.class);
+        return SummaryRow.instant(oldest);
     }
 
     /** DELETE, not TRUNCATE: a reset stores the replay tokens in the same transaction, and TRUNCATE would commit it. */

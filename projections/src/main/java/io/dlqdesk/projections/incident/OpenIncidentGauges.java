@@ -9,8 +9,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 
 /**
@@ -24,6 +22,8 @@ public final class OpenIncidentGauges {
     private static final String UNRESOLVED = "('OPEN', 'ACKED')";
 
     private final JdbcTemplate jdbc;
+    /** On the same template as the counts: the caller's query timeout bounds both. */
+    private final IncidentSummaryTable summaries;
     private final Clock clock;
     private final CappedSeries byLocation;
     private final CappedSeries byException;
@@ -34,6 +34,7 @@ public final class OpenIncidentGauges {
 
     public OpenIncidentGauges(JdbcTemplate jdbc, int maxSeries, MeterRegistry meters, Clock clock) {
         this.jdbc = jdbc;
+        this.summaries = new IncidentSummaryTable(jdbc);
         this.clock = clock;
         this.byLocation = new CappedSeries(List.of("topic", "group", "status"), maxSeries);
         this.byException = new CappedSeries(List.of("exception_group", "exception_class", "status"), maxSeries);
@@ -61,11 +62,7 @@ public final class OpenIncidentGauges {
                             row.getLong("incidents"));
                 });
         open.register(byLocation.rows(series), true);
-        // one index lookup per status: MIN over an IN list would read every unresolved incident's entry
-        LocalDateTime oldest = jdbc.queryForObject("SELECT MIN(oldest) FROM ("
-                + "SELECT MIN(detected_at) AS oldest FROM incident_summary WHERE status = 'OPEN'"
-                + " UNION ALL SELECT MIN(detected_at) FROM incident_summary WHERE status = 'ACKED') unresolved", LocalDateTime.class);
-        oldestDetectedAt = oldest == null ? null : oldest.toInstant(ZoneOffset.UTC); // stored as UTC
+        oldestDetectedAt = summaries.oldestUnresolvedDetectedAt();
     }
 
     private void refreshByException() {
