@@ -1,10 +1,10 @@
 package io.dlqdesk.api;
 
-import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
-import io.dlqdesk.domain.api.DiscardIncidentCommand;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.domain.incident.AcknowledgeIncidentCommand;
+import io.dlqdesk.domain.incident.DiscardIncidentCommand;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.incident.ResolveIncidentCommand;
 import io.dlqdesk.operations.OperatorActions;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.http.ResponseEntity;

@@ -1,7 +1,7 @@
 package io.dlqdesk.api;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.operations.incident.IncidentDetail;
 import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.projections.history.HistoryEntry;

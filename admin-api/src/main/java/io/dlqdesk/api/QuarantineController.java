@@ -1,6 +1,6 @@
 package io.dlqdesk.api;
 
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.ingest.quarantine.QuarantinedRecord;
 import io.dlqdesk.operations.quarantine.QuarantineReads;

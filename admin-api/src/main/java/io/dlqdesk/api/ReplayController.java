@@ -1,10 +1,10 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.domain.api.WaiveReplayConsumptionCommand;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.replay.ReplayOutcome;
+import io.dlqdesk.domain.replay.WaiveReplayConsumptionCommand;
 import io.dlqdesk.operations.OperatorActions;
 import io.dlqdesk.operations.replay.IncidentReplays;
 import io.dlqdesk.replay.request.ReplaySwitch;

@@ -1,8 +1,8 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.ReplayJobLimits;
 import io.dlqdesk.operations.OperatorActions;
 import io.dlqdesk.operations.PageBounds;
 import io.dlqdesk.operations.replay.ReplayJobs;

@@ -1,7 +1,7 @@
 package io.dlqdesk.api;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.replay.ReplayRefusal;
 
 import java.util.List;
 

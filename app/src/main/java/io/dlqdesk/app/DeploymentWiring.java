@@ -1,6 +1,6 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.Ledger;
+import io.dlqdesk.domain.incident.Ledger;
 import io.dlqdesk.kafka.KafkaConnection;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

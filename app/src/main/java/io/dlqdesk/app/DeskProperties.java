@@ -8,7 +8,7 @@ import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
 
-/** {@code dlqdesk.*}: this service's own settings, checked at start-up (the ledger's by {@link io.dlqdesk.domain.api.Ledger}). */
+/** {@code dlqdesk.*}: this service's own settings, checked at start-up (the ledger's by {@link io.dlqdesk.domain.incident.Ledger}). */
 @Validated
 @ConfigurationProperties("dlqdesk")
 record DeskProperties(

@@ -1,8 +1,8 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import io.dlqdesk.replay.outbox.ClaimedRow;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRow;

@@ -2,11 +2,11 @@ package io.dlqdesk.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.PauseReplayJobCommand;
-import io.dlqdesk.domain.api.ReplayHeaders;
-import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.PauseReplayJobCommand;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;

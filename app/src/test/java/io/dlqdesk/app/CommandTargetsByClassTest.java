@@ -1,11 +1,11 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
-import io.dlqdesk.domain.api.OpenNewIncidentCommand;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.OpenIncidentCommand;
+import io.dlqdesk.domain.incident.OpenNewIncidentCommand;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.modelling.command.AnnotationCommandTargetResolver;

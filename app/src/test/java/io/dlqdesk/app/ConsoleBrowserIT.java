@@ -7,6 +7,7 @@ import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.awaitility.core.ConditionTimeoutException;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.Dimension;
@@ -395,8 +395,8 @@ class ConsoleBrowserIT {
             sources.add(producer.send(Replays.record(ORDERS, 0, System.currentTimeMillis(), name.getBytes(StandardCharsets.UTF_8),
                     "{}".getBytes(StandardCharsets.UTF_8), "evt-" + name + "-" + NONCE)).get(30, TimeUnit.SECONDS));
         }
-        List<String> ids = sources.stream().map(source -> io.dlqdesk.domain.api.IncidentId.of(
-                new io.dlqdesk.domain.api.FailureKey(ORDERS, 0, source.offset(), GROUP)).value()).toList();
+        List<String> ids = sources.stream().map(source -> io.dlqdesk.domain.incident.IncidentId.of(
+                new io.dlqdesk.domain.record.FailureKey(ORDERS, 0, source.offset(), GROUP)).value()).toList();
         String retried = ids.get(0);
         String evicted = ids.get(1);
         jdbc.execute("CREATE TRIGGER console_refuse_summary BEFORE INSERT ON incident_summary FOR EACH ROW BEGIN IF NEW.incident_id IN ('"
@@ -510,7 +510,7 @@ class ConsoleBrowserIT {
                 .without("kafka_dlt-exception-message").header("kafka_dlt-exception-message", "price " + SCRIPT + IMG)
                 .header("kafka_dlt-exception-stacktrace", "com.example.PriceMissingException: " + SCRIPT + "\n\tat com.example.Prices.of(Prices.java:7)")
                 .to(DLQ, 0)).get(30, TimeUnit.SECONDS);
-        String id = io.dlqdesk.domain.api.IncidentId.of(new io.dlqdesk.domain.api.FailureKey(source.topic(), source.partition(), source.offset(),
+        String id = io.dlqdesk.domain.incident.IncidentId.of(new io.dlqdesk.domain.record.FailureKey(source.topic(), source.partition(), source.offset(),
                 GROUP)).value();
         awaitListed(id);
         return id;

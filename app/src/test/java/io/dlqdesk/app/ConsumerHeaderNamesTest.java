@@ -1,7 +1,7 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.consumer.ReplayHeaderNames;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

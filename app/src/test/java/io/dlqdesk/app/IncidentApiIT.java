@@ -1,7 +1,7 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -135,9 +135,9 @@ class IncidentApiIT {
 
     private static IncidentId open(FailureKey key, byte[] recordKey, String eventId) {
         app.getBean(org.axonframework.commandhandling.gateway.CommandGateway.class).sendAndWait(
-                io.dlqdesk.domain.api.OpenIncidentCommand.forFailure(new io.dlqdesk.domain.api.FailedRecord(key,
-                        new io.dlqdesk.domain.api.RecordLocation(key.topic() + ".dlq", 0, key.offset()), io.dlqdesk.domain.api.RecordKey.of(recordKey),
-                        new io.dlqdesk.domain.api.EventId(eventId), null, null, null), Duration.ofDays(7), Instant.now()));
+                io.dlqdesk.domain.incident.OpenIncidentCommand.forFailure(new io.dlqdesk.domain.record.FailedRecord(key,
+                        new io.dlqdesk.domain.record.RecordLocation(key.topic() + ".dlq", 0, key.offset()), io.dlqdesk.domain.record.RecordKey.of(recordKey),
+                        new io.dlqdesk.domain.record.EventId(eventId), null, null, null), Duration.ofDays(7), Instant.now()));
         return IncidentId.of(key);
     }
 

@@ -1,12 +1,12 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.ExceptionSummary;
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.ExceptionSummary;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;

@@ -1,6 +1,6 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobId;
 import io.dlqdesk.replay.job.JobWorkList;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;

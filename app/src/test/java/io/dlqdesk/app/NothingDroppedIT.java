@@ -2,10 +2,10 @@ package io.dlqdesk.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;

@@ -1,15 +1,12 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRow;
 import io.dlqdesk.replay.outbox.OutboxRowOnRequest;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.saga.ReplaySaga;
-import org.axonframework.config.EventProcessingConfiguration;
-import org.axonframework.eventhandling.EventProcessor;
-import org.axonframework.eventhandling.StreamingEventProcessor;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
@@ -19,6 +16,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventProcessor;
+import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,12 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.CreateReplayJobCommand;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.ReplayJobId;
-import io.dlqdesk.domain.api.ReplayJobLimits;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.CreateReplayJobCommand;
 import io.dlqdesk.domain.job.ReplayJob;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobLimits;
+import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.replay.config.ReplayJobProperties;
 import jakarta.validation.constraints.Max;
 import org.apache.kafka.clients.producer.ProducerConfig;

@@ -2,8 +2,8 @@ package io.dlqdesk.app;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.operations.security.LoginThrottle;
 import io.dlqdesk.rollback.web.SharedReadinessCheck;
 import io.dlqdesk.testsupport.KafkaBroker;

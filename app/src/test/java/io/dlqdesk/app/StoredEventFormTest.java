@@ -1,10 +1,10 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
-import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.TimestampType;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.SimpleSerializedObject;
 import org.axonframework.serialization.SimpleSerializedType;

@@ -2,13 +2,13 @@ package io.dlqdesk.app;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
-import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishResult;
 import org.axonframework.serialization.SerializedObject;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.SimpleSerializedObject;

@@ -1,6 +1,6 @@
 package io.dlqdesk.app;
 
-import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;

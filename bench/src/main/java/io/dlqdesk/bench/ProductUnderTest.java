@@ -1,7 +1,7 @@
 package io.dlqdesk.bench;
 
 import io.dlqdesk.app.DlqDeskApplication;
-import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.projections.ProjectionsConfiguration;
 import io.dlqdesk.projections.readiness.ReplayAttemptProjection;
 import io.dlqdesk.replay.request.ReplaySwitch;

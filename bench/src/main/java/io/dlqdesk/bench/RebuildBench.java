@@ -1,11 +1,11 @@
 package io.dlqdesk.bench;
 
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EventStore;

@@ -1,6 +1,6 @@
 package io.dlqdesk.operations;
 
-import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.incident.OperatorAction;
 import org.springframework.security.core.Authentication;
 
 import java.time.Clock;

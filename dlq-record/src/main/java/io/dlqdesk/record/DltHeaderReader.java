@@ -1,6 +1,6 @@
 package io.dlqdesk.record;
 
-import io.dlqdesk.domain.api.BoundedText;
+import io.dlqdesk.domain.record.BoundedText;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 

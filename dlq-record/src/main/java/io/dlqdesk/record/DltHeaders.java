@@ -1,6 +1,6 @@
 package io.dlqdesk.record;
 
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 
 /**
  * Names of the headers a DLQ record is classified by: Spring Kafka's {@code DeadLetterPublishingRecoverer}

@@ -3,7 +3,7 @@ package io.dlqdesk.record;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.domain.api.EventId;
+import io.dlqdesk.domain.record.EventId;
 import org.apache.kafka.common.header.Headers;
 
 

@@ -1,9 +1,9 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.PublishResult;
-import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.replay.PublishResult;
+import io.dlqdesk.domain.replay.PublishStatus;
 
 /** One replay attempt as the Incident remembers it; replaced, never mutated. */
 record Attempt(int number, FailureKey claimedFailure, String targetGroup, PayloadHash valueHash,

@@ -1,11 +1,11 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.OriginalTimestamp;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.OriginalTimestamp;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 
 /**
  * What makes two deliveries of a failure the same failure: with the failure key, the record's

@@ -1,7 +1,7 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
 
 /**
  * A record claims a failure key the incident already recorded with other content. Not a lost

@@ -1,6 +1,6 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
 
 /** A command the Incident refused, with a stable code for the API's problem details. */
 public class IncidentCommandRefusedException extends RuntimeException {

@@ -1,8 +1,8 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.CorrelationMismatch;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.correlation.CorrelationMismatch;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
 
 import java.util.List;
 

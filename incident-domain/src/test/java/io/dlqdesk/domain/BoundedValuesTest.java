@@ -1,9 +1,9 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.ExceptionSummary;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.record.ExceptionSummary;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,15 +1,15 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.CorrelateRetryFailureCommand;
-import io.dlqdesk.domain.api.CorrelationMismatch;
 import io.dlqdesk.domain.api.IncidentOpened;
-import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
-import io.dlqdesk.domain.api.RecordPublishResultCommand;
-import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.ReplayRejected;
-import io.dlqdesk.domain.api.RequestReplayCommand;
+import io.dlqdesk.domain.correlation.CorrelateRetryFailureCommand;
+import io.dlqdesk.domain.correlation.CorrelationMismatch;
+import io.dlqdesk.domain.incident.OpenIncidentCommand;
+import io.dlqdesk.domain.replay.MarkPublishUnknownCommand;
+import io.dlqdesk.domain.replay.RecordPublishResultCommand;
+import io.dlqdesk.domain.replay.ReplayOutcome;
+import io.dlqdesk.domain.replay.ReplayRefusal;
+import io.dlqdesk.domain.replay.RequestReplayCommand;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -53,7 +53,7 @@ class CommandTest {
 
     @Test
     void onlyARecordWhoseKeyIsTakenMayBeKeyedByItsDlqRecord() {
-        var byDlqRecord = io.dlqdesk.domain.api.IncidentId.ofDlqRecord(ROOT.dlqLocation());
+        var byDlqRecord = io.dlqdesk.domain.incident.IncidentId.ofDlqRecord(ROOT.dlqLocation());
         assertThatIllegalArgumentException().isThrownBy(
                 () -> new OpenIncidentCommand(byDlqRecord, ROOT, Duration.ofDays(7), DETECTED, List.of(CorrelationMismatch.KEY_MISMATCH)));
         assertThat(OpenIncidentCommand.forFailure(ROOT, Duration.ofDays(7), DETECTED).keyedByDlqRecord().incidentId()).isEqualTo(byDlqRecord);

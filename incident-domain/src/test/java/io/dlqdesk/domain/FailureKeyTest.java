@@ -1,6 +1,6 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.FailureKey;
+import io.dlqdesk.domain.record.FailureKey;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

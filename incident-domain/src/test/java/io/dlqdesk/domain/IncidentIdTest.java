@@ -1,8 +1,8 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OpenIncidentCommand;
+import io.dlqdesk.domain.record.FailureKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -68,11 +68,11 @@ class IncidentIdTest {
         IncidentId id = IncidentId.of(KEY);
         assertThat(id.replayId(2)).isEqualTo(id.value() + "/2").isNotEqualTo(id.replayId(1));
         assertThatIllegalArgumentException().isThrownBy(() -> id.replayId(0));
-        var action = new io.dlqdesk.domain.api.OperatorAction("alice", "gone", Instant.EPOCH);
+        var action = new io.dlqdesk.domain.incident.OperatorAction("alice", "gone", Instant.EPOCH);
         assertThat(new io.dlqdesk.domain.api.PublishMarkedUnknown(id, 2, KEY, action).replayId()).isEqualTo(id.replayId(2));
         assertThat(new io.dlqdesk.domain.api.PublishResultRecorded(id, 3, KEY,
-                io.dlqdesk.domain.api.PublishResult.failed("x", Instant.EPOCH)).replayId()).isEqualTo(id.replayId(3));
-        assertThat(new io.dlqdesk.domain.api.ReplayRequested(id, 4, KEY, KEY.location(), "g", io.dlqdesk.domain.api.RecordKey.NONE,
+                io.dlqdesk.domain.replay.PublishResult.failed("x", Instant.EPOCH)).replayId()).isEqualTo(id.replayId(3));
+        assertThat(new io.dlqdesk.domain.api.ReplayRequested(id, 4, KEY, KEY.location(), "g", io.dlqdesk.domain.record.RecordKey.NONE,
                 null, null, null, null, "ledger", action).replayId()).isEqualTo(id.replayId(4));
     }
 }

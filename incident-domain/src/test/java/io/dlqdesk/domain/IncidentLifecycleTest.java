@@ -1,15 +1,15 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
-import io.dlqdesk.domain.api.DiscardIncidentCommand;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentReopened;
 import io.dlqdesk.domain.api.IncidentResolved;
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
-import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.domain.incident.AcknowledgeIncidentCommand;
+import io.dlqdesk.domain.incident.DiscardIncidentCommand;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.incident.ResolveIncidentCommand;
+import io.dlqdesk.domain.replay.PublishResult;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,14 @@
 package io.dlqdesk.domain;
 
 import io.dlqdesk.domain.api.IncidentAcknowledged;
-import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
-import io.dlqdesk.domain.api.ReplayConsumptionWaived;
-import io.dlqdesk.domain.api.WaiveReplayConsumptionCommand;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
-import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
-import io.dlqdesk.domain.api.RecordPublishResultCommand;
-import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.domain.api.ReplayConsumptionWaived;
+import io.dlqdesk.domain.incident.ResolveIncidentCommand;
+import io.dlqdesk.domain.replay.MarkPublishUnknownCommand;
+import io.dlqdesk.domain.replay.PublishResult;
+import io.dlqdesk.domain.replay.RecordPublishResultCommand;
+import io.dlqdesk.domain.replay.WaiveReplayConsumptionCommand;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,26 +1,26 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.EvaluateReplayCommand;
-import io.dlqdesk.domain.api.FailedRecord;
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
 import io.dlqdesk.domain.api.IncidentResolved;
-import io.dlqdesk.domain.api.PayloadHash;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
-import io.dlqdesk.domain.api.PublishResult;
 import io.dlqdesk.domain.api.PublishResultRecorded;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.domain.api.ReplayPolicy;
-import io.dlqdesk.domain.api.ReplayRefusal;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
-import io.dlqdesk.domain.api.RequestReplayCommand;
-import io.dlqdesk.domain.api.SourceRecordFacts;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.EvaluateReplayCommand;
+import io.dlqdesk.domain.replay.PublishResult;
+import io.dlqdesk.domain.replay.ReplayOutcome;
+import io.dlqdesk.domain.replay.ReplayPolicy;
+import io.dlqdesk.domain.replay.ReplayRefusal;
+import io.dlqdesk.domain.replay.RequestReplayCommand;
+import io.dlqdesk.domain.replay.SourceRecordFacts;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +72,7 @@ class IncidentReplayTest {
     }
 
     private void expectRequested(List<Object> given, RequestReplayCommand command, int attempt,
-                                 io.dlqdesk.domain.api.FailureKey claimed) {
+                                 io.dlqdesk.domain.record.FailureKey claimed) {
         fixture.given(given)
                 .when(command)
                 .expectSuccessfulHandlerExecution()

@@ -1,15 +1,15 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.CorrelationMismatch;
 import io.dlqdesk.domain.api.DuplicateDeliveryRecorded;
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.FailureRecording;
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
-import io.dlqdesk.domain.api.OpenNewIncidentCommand;
+import io.dlqdesk.domain.correlation.CorrelationMismatch;
+import io.dlqdesk.domain.incident.FailureRecording;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OpenIncidentCommand;
+import io.dlqdesk.domain.incident.OpenNewIncidentCommand;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.RecordLocation;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.Ledger;
+import io.dlqdesk.domain.incident.Ledger;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

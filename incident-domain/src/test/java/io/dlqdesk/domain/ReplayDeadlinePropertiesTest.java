@@ -1,12 +1,12 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.OpenIncidentCommand;
-import io.dlqdesk.domain.api.OriginalTimestamp;
-import io.dlqdesk.domain.api.SourceRecordFacts;
-import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.domain.api.ReplayRefusal;
-import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.incident.OpenIncidentCommand;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.OriginalTimestamp;
+import io.dlqdesk.domain.record.TimestampType;
+import io.dlqdesk.domain.replay.ReplayOutcome;
+import io.dlqdesk.domain.replay.ReplayRefusal;
+import io.dlqdesk.domain.replay.SourceRecordFacts;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

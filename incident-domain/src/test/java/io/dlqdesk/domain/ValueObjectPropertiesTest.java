@@ -1,14 +1,14 @@
 package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.ExceptionSummary;
-import io.dlqdesk.domain.api.BoundedText;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OriginalTimestamp;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.BoundedText;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.ExceptionSummary;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.OriginalTimestamp;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.TimestampType;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

@@ -1,6 +1,6 @@
 package io.dlqdesk.notifications;
 
-import io.dlqdesk.domain.api.Ledger;
+import io.dlqdesk.domain.incident.Ledger;
 import io.dlqdesk.notifications.delivery.Deliveries;
 import io.dlqdesk.notifications.delivery.NotificationMetrics;
 import io.dlqdesk.notifications.delivery.RateLimit;

@@ -1,7 +1,7 @@
 package io.dlqdesk.parked;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.domain.parked.ParkedEventEvicted;
 import io.dlqdesk.domain.parked.ParkedEventsRetried;

@@ -1,8 +1,8 @@
 package io.dlqdesk.parked;
 
-import io.dlqdesk.domain.api.BoundedText;
 import io.dlqdesk.domain.parked.EventParked;
 import io.dlqdesk.domain.parked.ParkedEvent;
+import io.dlqdesk.domain.record.BoundedText;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.deadletter.jdbc.JdbcDeadLetter;
 import org.axonframework.messaging.MetaData;

@@ -1,6 +1,6 @@
 package io.dlqdesk.retention;
 
-import io.dlqdesk.domain.api.Ledger;
+import io.dlqdesk.domain.incident.Ledger;
 import io.dlqdesk.kafka.KafkaConnection;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;

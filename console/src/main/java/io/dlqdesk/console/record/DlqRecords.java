@@ -1,6 +1,6 @@
 package io.dlqdesk.console.record;
 
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

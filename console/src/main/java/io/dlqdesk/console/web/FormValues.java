@@ -1,7 +1,7 @@
 package io.dlqdesk.console.web;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentStatus;
 
 import java.time.Instant;
 import java.time.LocalDateTime;

@@ -1,14 +1,14 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
-import io.dlqdesk.domain.api.AcknowledgeIncidentCommand;
-import io.dlqdesk.domain.api.DiscardIncidentCommand;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.domain.api.ResolveIncidentCommand;
+import io.dlqdesk.domain.InvalidValueException;
+import io.dlqdesk.domain.incident.AcknowledgeIncidentCommand;
+import io.dlqdesk.domain.incident.DiscardIncidentCommand;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.incident.ResolveIncidentCommand;
+import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.operations.OperatorActions;
 import io.dlqdesk.operations.replay.IncidentReplays;
 import org.axonframework.commandhandling.gateway.CommandGateway;

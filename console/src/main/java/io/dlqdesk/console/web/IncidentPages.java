@@ -1,10 +1,10 @@
 package io.dlqdesk.console.web;
 
 import io.dlqdesk.console.record.DlqRecords;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.PublishStatus;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.operations.NotFoundException;
 import io.dlqdesk.operations.PageBounds;
 import io.dlqdesk.operations.incident.IncidentDetail;

@@ -1,7 +1,7 @@
 package io.dlqdesk.console.web;
 
 import io.dlqdesk.console.ConsoleProperties;
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.ingest.quarantine.ListQuarantineQuery;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.projections.history.ListReopenedQuery;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlqdesk.console.record.RecordRenderer;
 import io.dlqdesk.console.record.ShownHeader;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.ingest.quarantine.QuarantinedRecordContent;
 import io.dlqdesk.operations.quarantine.QuarantineReads;

@@ -1,6 +1,6 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.replay.ReplayRefusal;
 
 import java.util.EnumMap;
 import java.util.List;

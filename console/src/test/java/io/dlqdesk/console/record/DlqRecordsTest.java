@@ -1,7 +1,7 @@
 package io.dlqdesk.console.record;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.operations.record.HeaderRedaction;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;

@@ -1,6 +1,6 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.replay.ReplayRefusal;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.dlqdesk.operations.incident;
 
-import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 

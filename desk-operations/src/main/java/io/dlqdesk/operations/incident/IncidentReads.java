@@ -1,9 +1,9 @@
 package io.dlqdesk.operations.incident;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.operations.NotFoundException;
 import io.dlqdesk.operations.PageBounds;
 import io.dlqdesk.projections.history.FindIncidentHistoryQuery;

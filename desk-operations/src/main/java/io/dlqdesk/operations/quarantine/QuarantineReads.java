@@ -1,6 +1,6 @@
 package io.dlqdesk.operations.quarantine;
 
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.ingest.quarantine.FindQuarantinedRecordQuery;
 import io.dlqdesk.ingest.quarantine.ListQuarantineQuery;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;

@@ -1,9 +1,9 @@
 package io.dlqdesk.operations.replay;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.replay.request.PublishUnknownMarker;

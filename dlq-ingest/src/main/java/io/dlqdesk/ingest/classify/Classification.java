@@ -1,7 +1,7 @@
 package io.dlqdesk.ingest.classify;
 
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 
 /**
  * What a DLQ record is, decided before it takes a worker slot. Cheap and side-effect free: the

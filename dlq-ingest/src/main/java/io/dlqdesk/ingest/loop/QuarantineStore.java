@@ -1,8 +1,8 @@
 package io.dlqdesk.ingest.loop;
 
-import io.dlqdesk.domain.api.BoundedText;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.domain.record.BoundedText;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -1,6 +1,6 @@
 package io.dlqdesk.ingest.loop;
 
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
 
 import java.util.Collection;
 import java.util.Set;

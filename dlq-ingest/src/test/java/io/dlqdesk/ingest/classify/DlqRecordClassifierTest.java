@@ -1,15 +1,15 @@
 package io.dlqdesk.ingest.classify;
 
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.ExceptionSummary;
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.OriginalTimestamp;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayHeaders;
-import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.ExceptionSummary;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.OriginalTimestamp;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.record.TimestampType;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import io.dlqdesk.ingest.classify.Classification.Failure;
 import io.dlqdesk.ingest.classify.Classification.Malformed;
 import io.dlqdesk.ingest.classify.Classification.NotOurs;

@@ -1,5 +1,8 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordLocation;
 import java.time.Instant;
 
 /**

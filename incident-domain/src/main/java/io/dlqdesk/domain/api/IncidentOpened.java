@@ -1,5 +1,10 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.correlation.CorrelationMismatch;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,5 +1,8 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.record.FailureKey;
 import java.time.Instant;
 
 /**

@@ -1,5 +1,9 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobLimits;
 import java.util.List;
 
 /**

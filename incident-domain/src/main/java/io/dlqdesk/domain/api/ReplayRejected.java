@@ -1,5 +1,8 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.replay.ReplayRefusal;
 import java.util.List;
 
 /** A replay request was refused; the refusal stays in the history with every failed condition. */

@@ -1,8 +1,6 @@
 package io.dlqdesk.domain.correlation;
 
-import io.dlqdesk.domain.api.CorrelationMismatch;
-import io.dlqdesk.domain.api.SkippedCheck;
-import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.record.TimestampType;
 
 import java.util.Arrays;
 import java.util.List;

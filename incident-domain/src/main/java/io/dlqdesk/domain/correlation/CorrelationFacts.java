@@ -1,7 +1,7 @@
 package io.dlqdesk.domain.correlation;
 
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 
 import java.util.Optional;
 import java.util.regex.Pattern;

@@ -1,9 +1,9 @@
 package io.dlqdesk.domain.correlation;
 
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OriginalTimestamp;
-import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.OriginalTimestamp;
+import io.dlqdesk.domain.record.RecordKey;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.dlqdesk.domain.job;
 
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
 
 import java.util.Arrays;
 import java.util.HexFormat;

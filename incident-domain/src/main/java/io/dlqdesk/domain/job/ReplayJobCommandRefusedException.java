@@ -1,7 +1,5 @@
 package io.dlqdesk.domain.job;
 
-import io.dlqdesk.domain.api.ReplayJobId;
-
 /** A command the replay job refused, with a stable code for the API's problem details. */
 public class ReplayJobCommandRefusedException extends RuntimeException {
 

@@ -1,7 +1,7 @@
 package io.dlqdesk.domain.parked;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.BoundedText;
+import io.dlqdesk.domain.record.BoundedText;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.dlqdesk.domain.parked;
 
-import io.dlqdesk.domain.api.BoundedText;
+import io.dlqdesk.domain.record.BoundedText;
 
 import java.util.Objects;
 

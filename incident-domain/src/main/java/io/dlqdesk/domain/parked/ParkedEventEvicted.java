@@ -1,6 +1,6 @@
 package io.dlqdesk.domain.parked;
 
-import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.incident.OperatorAction;
 
 import java.util.Objects;
 

@@ -1,8 +1,8 @@
 package io.dlqdesk.domain.parked;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.BoundedText;
-import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.record.BoundedText;
 
 import java.util.Objects;
 

@@ -1,8 +1,6 @@
 package io.dlqdesk.domain.replay;
 
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.PublishStatus;
-import io.dlqdesk.domain.api.ReplayRefusal;
+import io.dlqdesk.domain.incident.IncidentStatus;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,16 +1,15 @@
 package io.dlqdesk.domain.correlation;
 
-import io.dlqdesk.domain.api.CorrelationMismatch;
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OriginalTimestamp;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayHeaders;
-import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.OriginalTimestamp;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.record.TimestampType;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,9 +19,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.dlqdesk.domain.api.CorrelationMismatch.ATTEMPT_MISMATCH;
-import static io.dlqdesk.domain.api.CorrelationMismatch.TARGET_GROUP_MISMATCH;
-import static io.dlqdesk.domain.api.CorrelationMismatch.VALUE_HASH_MISMATCH;
+import static io.dlqdesk.domain.correlation.CorrelationMismatch.ATTEMPT_MISMATCH;
+import static io.dlqdesk.domain.correlation.CorrelationMismatch.TARGET_GROUP_MISMATCH;
+import static io.dlqdesk.domain.correlation.CorrelationMismatch.VALUE_HASH_MISMATCH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each of the nine correlation checks on its own. */

@@ -1,10 +1,9 @@
 package io.dlqdesk.domain.correlation;
 
-import io.dlqdesk.domain.api.CorrelationMismatch;
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

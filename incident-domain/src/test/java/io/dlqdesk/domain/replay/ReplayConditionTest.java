@@ -1,16 +1,12 @@
 package io.dlqdesk.domain.replay;
 
-import io.dlqdesk.domain.api.EventId;
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.OriginalTimestamp;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.PublishStatus;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayPolicy;
-import io.dlqdesk.domain.api.ReplayRefusal;
-import io.dlqdesk.domain.api.SourceRecordFacts;
-import io.dlqdesk.domain.api.TimestampType;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.OriginalTimestamp;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.record.TimestampType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,6 +1,6 @@
 package io.dlqdesk.notifications.source;
 
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.projections.incident.ExceptionGroup;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -1,13 +1,13 @@
 package io.dlqdesk.notifications.source;
 
-import io.dlqdesk.domain.parked.EventParked;
-import io.dlqdesk.domain.parked.ParkedEvent;
-import io.dlqdesk.domain.api.ExceptionSummary;
-import io.dlqdesk.domain.api.FailureKey;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.IncidentReopened;
-import io.dlqdesk.domain.api.ReplayJobPauseReason;
 import io.dlqdesk.domain.api.ReplayJobPaused;
+import io.dlqdesk.domain.job.ReplayJobPauseReason;
+import io.dlqdesk.domain.parked.EventParked;
+import io.dlqdesk.domain.parked.ParkedEvent;
+import io.dlqdesk.domain.record.ExceptionSummary;
+import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.notifications.Notification;
 import io.dlqdesk.notifications.NotificationEvent;
 import io.dlqdesk.notifications.delivery.Deliveries;

@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.asof;
 
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentStatus;
 
 import java.time.Instant;
 

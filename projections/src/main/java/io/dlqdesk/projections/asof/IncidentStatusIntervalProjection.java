@@ -2,11 +2,11 @@ package io.dlqdesk.projections.asof;
 
 import io.dlqdesk.domain.api.IncidentAcknowledged;
 import io.dlqdesk.domain.api.IncidentDiscarded;
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.IncidentReopened;
 import io.dlqdesk.domain.api.IncidentResolved;
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.projections.OrderedStatements;
 import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;

@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.history;
 
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
 
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.dlqdesk.projections.history;
 
-import io.dlqdesk.domain.api.PublishStatus;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishStatus;
 
 import java.time.Instant;
 

@@ -1,10 +1,10 @@
 package io.dlqdesk.projections.history;
 
-import io.dlqdesk.domain.api.BoundedText;
-import io.dlqdesk.domain.api.FailedRecord;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.PublishStatus;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.record.BoundedText;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.projections.MultiRowInsert;
 import org.springframework.jdbc.core.JdbcTemplate;
 

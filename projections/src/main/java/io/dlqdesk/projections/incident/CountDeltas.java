@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.incident;
 
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentStatus;
 
 import java.util.Comparator;
 import java.util.List;

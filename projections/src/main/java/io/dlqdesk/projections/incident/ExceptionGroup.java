@@ -1,7 +1,7 @@
 package io.dlqdesk.projections.incident;
 
-import io.dlqdesk.domain.api.BoundedText;
-import io.dlqdesk.domain.api.ExceptionSummary;
+import io.dlqdesk.domain.record.BoundedText;
+import io.dlqdesk.domain.record.ExceptionSummary;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.incident;
 
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.projections.RowsByIds;
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.incident;
 
-import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.record.RecordKey;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

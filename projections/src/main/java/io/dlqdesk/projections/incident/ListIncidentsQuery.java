@@ -1,8 +1,8 @@
 package io.dlqdesk.projections.incident;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.projections.Paging;
 
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.dlqdesk.projections.incident;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.IncidentStatus;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.IncidentStatus;
 
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,9 +1,9 @@
 package io.dlqdesk.projections.incident;
 
-import io.dlqdesk.domain.api.CorrelationMismatch;
 import io.dlqdesk.domain.api.IncidentOpened;
-import io.dlqdesk.domain.api.IncidentStatus;
-import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.correlation.CorrelationMismatch;
+import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.replay.PublishStatus;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.job;
 
-import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobId;
 
 import java.util.Objects;
 

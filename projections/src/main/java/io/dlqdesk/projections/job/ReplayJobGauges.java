@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.job;
 
-import io.dlqdesk.domain.api.ReplayJobStatus;
+import io.dlqdesk.domain.job.ReplayJobStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -1,7 +1,7 @@
 package io.dlqdesk.projections.job;
 
-import io.dlqdesk.domain.api.ReplayJobPauseReason;
-import io.dlqdesk.domain.api.ReplayJobStatus;
+import io.dlqdesk.domain.job.ReplayJobPauseReason;
+import io.dlqdesk.domain.job.ReplayJobStatus;
 
 import java.time.Instant;
 import java.util.Map;

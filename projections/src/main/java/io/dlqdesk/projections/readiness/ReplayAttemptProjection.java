@@ -1,18 +1,18 @@
 package io.dlqdesk.projections.readiness;
 
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
-import io.dlqdesk.domain.api.PublishStatus;
+import io.dlqdesk.domain.api.ReplayConsumptionWaived;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
-import io.dlqdesk.domain.api.ReplayConsumptionWaived;
 import io.dlqdesk.domain.api.ReplayJobCreated;
-import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
-import io.dlqdesk.domain.api.ReplayJobStatus;
 import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobStatus;
+import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.projections.PendingWrites;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;

@@ -1,9 +1,9 @@
 package io.dlqdesk.projections.incident;
 
-import io.dlqdesk.domain.api.ExceptionSummary;
+import io.dlqdesk.domain.record.ExceptionSummary;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

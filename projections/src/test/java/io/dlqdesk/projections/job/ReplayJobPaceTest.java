@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.job;
 
-import io.dlqdesk.domain.api.ReplayJobStatus;
+import io.dlqdesk.domain.job.ReplayJobStatus;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.config;
 
-import io.dlqdesk.domain.api.Ledger;
+import io.dlqdesk.domain.incident.Ledger;
 import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.record.EventIdExtractor;
 import io.dlqdesk.record.EventIdSource;
@@ -33,10 +33,10 @@ import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
-import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;

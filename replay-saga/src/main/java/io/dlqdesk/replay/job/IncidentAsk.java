@@ -1,14 +1,14 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.IncidentOpened;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayJobId;
-import io.dlqdesk.domain.api.ReplayOutcome;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
-import io.dlqdesk.domain.api.RequestReplayCommand;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.ReplayOutcome;
+import io.dlqdesk.domain.replay.RequestReplayCommand;
 import io.dlqdesk.replay.request.ReplayRequester;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.DomainEventStream;

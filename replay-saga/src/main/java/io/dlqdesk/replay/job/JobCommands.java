@@ -1,11 +1,11 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.ClaimJobReplayCommand;
-import io.dlqdesk.domain.api.RecordJobReplayCommand;
-import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.domain.api.RequestReplayCommand;
 import io.dlqdesk.commandbatch.CommandBatch;
+import io.dlqdesk.domain.job.ClaimJobReplayCommand;
+import io.dlqdesk.domain.job.RecordJobReplayCommand;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
+import io.dlqdesk.domain.replay.ReplayOutcome;
+import io.dlqdesk.domain.replay.RequestReplayCommand;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;

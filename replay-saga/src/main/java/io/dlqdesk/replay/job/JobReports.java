@@ -1,10 +1,10 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.RecordJobPublishResultCommand;
-import io.dlqdesk.domain.api.RecordJobRefailureCommand;
-import io.dlqdesk.domain.api.RecordJobReplayCommand;
-import io.dlqdesk.domain.api.ReplayJobId;
-import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.job.RecordJobPublishResultCommand;
+import io.dlqdesk.domain.job.RecordJobRefailureCommand;
+import io.dlqdesk.domain.job.RecordJobReplayCommand;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.replay.ReplayOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,8 +1,8 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.ReplayJobId;
-import io.dlqdesk.domain.api.ReplayJobStatus;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobStatus;
 import io.dlqdesk.periodic.PeriodicTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

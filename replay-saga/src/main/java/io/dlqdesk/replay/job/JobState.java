@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
 
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,10 +1,10 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.PublishStatus;
-import io.dlqdesk.domain.api.ReplayJobId;
-import io.dlqdesk.domain.api.ReplayJobStatus;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobStatus;
+import io.dlqdesk.domain.replay.PublishStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.ResultSet;

@@ -1,6 +1,5 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.IncidentId;
 import io.dlqdesk.domain.api.JobReplayClaimed;
 import io.dlqdesk.domain.api.JobReplayDecided;
 import io.dlqdesk.domain.api.JobReplayRefailed;
@@ -8,17 +7,18 @@ import io.dlqdesk.domain.api.JobReplayRefused;
 import io.dlqdesk.domain.api.JobReplayRequested;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
-import io.dlqdesk.domain.api.PublishStatus;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
-import io.dlqdesk.domain.api.ReplayJobId;
 import io.dlqdesk.domain.api.ReplayJobManifestExtended;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
-import io.dlqdesk.domain.api.ReplayJobStatus;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobStatus;
+import io.dlqdesk.domain.replay.PublishStatus;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;

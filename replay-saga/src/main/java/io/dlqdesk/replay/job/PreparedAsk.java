@@ -1,7 +1,7 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.ReplayJobId;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.job.ReplayJobId;
 
 import java.time.Instant;
 

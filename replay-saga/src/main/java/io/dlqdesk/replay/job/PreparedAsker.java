@@ -1,9 +1,9 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.ClaimJobReplayCommand;
-import io.dlqdesk.domain.api.RecordJobReplayCommand;
-import io.dlqdesk.domain.api.ReplayJobId;
-import io.dlqdesk.domain.api.ReplayOutcome;
+import io.dlqdesk.domain.job.ClaimJobReplayCommand;
+import io.dlqdesk.domain.job.RecordJobReplayCommand;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.replay.ReplayOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

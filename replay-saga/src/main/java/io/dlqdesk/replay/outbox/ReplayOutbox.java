@@ -1,12 +1,12 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.BoundedText;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.PublishResult;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
 import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.BoundedText;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishResult;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -12,8 +12,6 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +35,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Sends a replay: the source record's key, value, timestamp and headers, byte for byte, to its

@@ -1,11 +1,9 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +13,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Signs a replay's correlation headers to the record they travel on, so that consumers

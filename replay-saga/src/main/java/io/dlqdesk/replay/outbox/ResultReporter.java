@@ -1,7 +1,7 @@
 package io.dlqdesk.replay.outbox;
 
 import io.dlqdesk.commandbatch.CommandBatch;
-import io.dlqdesk.domain.api.RecordPublishResultCommand;
+import io.dlqdesk.domain.replay.RecordPublishResultCommand;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.common.transaction.TransactionManager;
 import org.slf4j.Logger;

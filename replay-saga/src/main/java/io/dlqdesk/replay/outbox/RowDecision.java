@@ -1,7 +1,7 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.PublishResult;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishResult;
 
 import java.time.Duration;
 import java.time.Instant;

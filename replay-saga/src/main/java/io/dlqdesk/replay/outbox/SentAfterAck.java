@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.PublishResult;
+import io.dlqdesk.domain.replay.PublishResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;

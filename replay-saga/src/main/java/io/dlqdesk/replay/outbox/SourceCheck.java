@@ -1,7 +1,7 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.RecordKey;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.replay.source.SourceRead;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 

@@ -1,9 +1,9 @@
 package io.dlqdesk.replay.request;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.MarkPublishUnknownCommand;
-import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.replay.MarkPublishUnknownCommand;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import org.apache.kafka.common.TopicPartition;

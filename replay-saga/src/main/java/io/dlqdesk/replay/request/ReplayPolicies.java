@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.request;
 
-import io.dlqdesk.domain.api.ReplayPolicy;
+import io.dlqdesk.domain.replay.ReplayPolicy;
 
 import java.util.regex.Pattern;
 

@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.request;
 
-import io.dlqdesk.domain.api.OperatorAction;
+import io.dlqdesk.domain.incident.OperatorAction;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.sql.ResultSet;

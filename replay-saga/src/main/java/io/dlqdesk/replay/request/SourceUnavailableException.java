@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.request;
 
-import io.dlqdesk.domain.api.IncidentId;
+import io.dlqdesk.domain.incident.IncidentId;
 
 /** The source record could not be read now (the broker did not answer): nothing was decided, try again. */
 public class SourceUnavailableException extends RuntimeException {

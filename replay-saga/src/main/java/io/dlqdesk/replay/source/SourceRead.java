@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.source;
 
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**

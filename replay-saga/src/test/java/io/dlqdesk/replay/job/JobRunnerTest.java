@@ -1,21 +1,21 @@
 package io.dlqdesk.replay.job;
 
-import io.dlqdesk.domain.api.ClaimJobReplayCommand;
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.OperatorAction;
-import io.dlqdesk.domain.api.PublishStatus;
-import io.dlqdesk.domain.api.RecordJobPublishResultCommand;
-import io.dlqdesk.domain.api.RecordJobReplayCommand;
-import io.dlqdesk.domain.api.ReplayJobId;
-import io.dlqdesk.domain.api.ReplayJobStatus;
-import io.dlqdesk.domain.api.RecordLocation;
-import io.dlqdesk.domain.api.ReplayOutcome;
-import io.dlqdesk.domain.api.ReplayPolicy;
-import io.dlqdesk.domain.api.RequestReplayCommand;
-import io.dlqdesk.domain.api.SourceRecordFacts;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.ClaimJobReplayCommand;
+import io.dlqdesk.domain.job.RecordJobPublishResultCommand;
+import io.dlqdesk.domain.job.RecordJobReplayCommand;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
 import io.dlqdesk.domain.job.ReplayJobErrorCode;
+import io.dlqdesk.domain.job.ReplayJobId;
+import io.dlqdesk.domain.job.ReplayJobStatus;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishStatus;
+import io.dlqdesk.domain.replay.ReplayOutcome;
+import io.dlqdesk.domain.replay.ReplayPolicy;
+import io.dlqdesk.domain.replay.RequestReplayCommand;
+import io.dlqdesk.domain.replay.SourceRecordFacts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.ReplayHeaders;
+import io.dlqdesk.domain.replay.ReplayHeaders;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 

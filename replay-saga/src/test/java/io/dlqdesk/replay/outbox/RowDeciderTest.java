@@ -1,11 +1,11 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.PublishResult;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.PublishResult;
 import io.dlqdesk.replay.outbox.ReplayPublisher.PublishFailedException;
 import io.dlqdesk.replay.outbox.ReplayPublisher.Sent;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.dlqdesk.replay.outbox;
 
-import io.dlqdesk.domain.api.FailureKey;
-import io.dlqdesk.domain.api.IncidentId;
-import io.dlqdesk.domain.api.PayloadHash;
-import io.dlqdesk.domain.api.RecordKey;
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.replay.source.SourceRead;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.dlqdesk.replay.source;
 
-import io.dlqdesk.domain.api.RecordLocation;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import org.apache.kafka.clients.admin.Admin;

@@ -1,9 +1,0 @@
-package io.dlqdesk.domain.api;
-
-/** Lifecycle of an incident: OPEN → ACKED → RESOLVED | DISCARDED; a late re-failure reopens a closed one. */
-public enum IncidentStatus {
-    OPEN,
-    ACKED,
-    RESOLVED,
-    DISCARDED
-}

@@ -1,0 +1,15 @@
+package io.dlqdesk.domain.job;
+
+import io.dlqdesk.domain.incident.OperatorAction;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+import java.util.Objects;
+
+/** An operator's resume of a replay job, with who and why. */
+public record ResumeReplayJobCommand(@TargetAggregateIdentifier ReplayJobId jobId, OperatorAction action) {
+
+    public ResumeReplayJobCommand {
+        Objects.requireNonNull(jobId, "jobId");
+        Objects.requireNonNull(action, "action");
+    }
+}

@@ -1,0 +1,31 @@
+package io.dlqdesk.domain.replay;
+
+import io.dlqdesk.domain.incident.CommandArguments;
+import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+import java.util.Objects;
+
+/**
+ * An operator asks to replay the incident's original record. Carries the facts the application
+ * read back from the source topic, the topic's replay policy, the runtime switch and this
+ * deployment's ledger name; {@code requestedBy.at()} is "now" for the deadline check.
+ * Answered with a {@link ReplayOutcome}; a refusal is recorded as {@link ReplayRejected}, not thrown.
+ */
+public record RequestReplayCommand(
+        @TargetAggregateIdentifier IncidentId incidentId,
+        SourceRecordFacts source,
+        ReplayPolicy policy,
+        boolean switchOn,
+        String ledgerName,
+        OperatorAction requestedBy) {
+
+    public RequestReplayCommand {
+        Objects.requireNonNull(incidentId, "incidentId");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(policy, "policy");
+        CommandArguments.requireName(ledgerName);
+        Objects.requireNonNull(requestedBy, "requestedBy");
+    }
+}
