@@ -1,7 +1,7 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.projections.asof.AsOfCursor;
 import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
 import io.dlqdesk.projections.asof.IncidentsAsOfPage;

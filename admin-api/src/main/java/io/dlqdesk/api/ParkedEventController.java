@@ -3,7 +3,7 @@ package io.dlqdesk.api;
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.operations.OperatorActions;
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.parked.ParkedEventPage;
 import io.dlqdesk.parked.ParkedEvents;
 import io.dlqdesk.parked.RetryOutcome;

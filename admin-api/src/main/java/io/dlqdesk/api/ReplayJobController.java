@@ -4,7 +4,7 @@ import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.job.ReplayJobLimits;
 import io.dlqdesk.operations.OperatorActions;
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.operations.replay.ReplayJobs;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.projections.job.ListReplayJobsQuery;

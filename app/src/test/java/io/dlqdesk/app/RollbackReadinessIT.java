@@ -11,6 +11,7 @@ import io.dlqdesk.rollback.RollbackConfiguration;
 import io.dlqdesk.testsupport.DatabaseServer;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestClock;
 import io.dlqdesk.testsupport.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -64,7 +65,7 @@ class RollbackReadinessIT {
     private static final String DLQ = "it-" + NONCE + "-failures.dlq";
     private static final String INGEST_GROUP = "ingest-" + NONCE;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final MovableClock CLOCK = new MovableClock();
+    private static final TestClock CLOCK = TestClock.systemShifted();
 
     private static ConfigurableApplicationContext app;
     private static KafkaBroker broker;

@@ -1,15 +1,13 @@
 package io.dlqdesk.parked;
 
+import io.dlqdesk.testsupport.TestClock;
 import io.dlqdesk.parked.ProcessorStalls.StoredSegment;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.Status;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +20,7 @@ class ProcessorStallsTest {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
-    private final MovingClock clock = new MovingClock();
+    private final TestClock clock = TestClock.at(Instant.parse("2026-12-06T10:00:00Z"));
     private final Map<String, Set<Integer>> heldHere = new HashMap<>();
     private final List<StoredSegment> stored = new ArrayList<>();
     private long head = 100;
@@ -121,28 +119,5 @@ class ProcessorStallsTest {
         }, () -> head, TIMEOUT, clock);
 
         assertThat(blind.health().getStatus()).isEqualTo(Status.UNKNOWN);
-    }
-
-    private static final class MovingClock extends Clock {
-        private Instant now = Instant.parse("2026-12-06T10:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

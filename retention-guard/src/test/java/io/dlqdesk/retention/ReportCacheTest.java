@@ -1,12 +1,10 @@
 package io.dlqdesk.retention;
 
+import io.dlqdesk.testsupport.TestClock;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,7 +15,7 @@ class ReportCacheTest {
 
     private static final Set<String> TOPICS = Set.of("orders", "payments");
 
-    private final SettableClock clock = new SettableClock(Instant.parse("2026-12-06T08:00:00Z"));
+    private final TestClock clock = TestClock.at(Instant.parse("2026-12-06T08:00:00Z"));
     private final AtomicInteger made = new AtomicInteger();
 
     private ReportCache cache(Duration ttl) {
@@ -31,7 +29,7 @@ class ReportCacheTest {
     void viewersWithinTheTtlGetTheLastReportWithoutAskingTheBrokersAgain() {
         ReportCache cache = cache(Duration.ofMinutes(1));
         RetentionGuard.RetentionReport first = cache.current(TOPICS);
-        clock.now = clock.now.plusSeconds(59);
+        clock.advance(Duration.ofSeconds(59));
         for (int i = 0; i < 100; i++) {
             assertThat(cache.current(TOPICS)).isSameAs(first);
         }
@@ -50,7 +48,7 @@ class ReportCacheTest {
     void aReportAsOldAsTheTtlIsMadeAgain() {
         ReportCache cache = cache(Duration.ofMinutes(1));
         RetentionGuard.RetentionReport first = cache.current(TOPICS);
-        clock.now = clock.now.plusSeconds(60);
+        clock.advance(Duration.ofSeconds(60));
         assertThat(cache.current(TOPICS)).isNotSameAs(first);
         assertThat(made.get()).isEqualTo(2);
     }
@@ -66,28 +64,5 @@ class ReportCacheTest {
         cached.current(TOPICS);
         RetentionGuard.RetentionReport checked = cached.refresh(TOPICS);
         assertThat(cached.current(TOPICS)).isSameAs(checked);
-    }
-
-    private static final class SettableClock extends Clock {
-        private Instant now;
-
-        SettableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -1,6 +1,6 @@
 package io.dlqdesk.console.web;
 
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.projections.asof.AsOfCursor;
 import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
 import io.dlqdesk.projections.asof.IncidentsAsOfPage;

@@ -6,7 +6,7 @@ import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.operations.NotFoundException;
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.operations.incident.IncidentDetail;
 import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.projections.history.HistoryEntry;

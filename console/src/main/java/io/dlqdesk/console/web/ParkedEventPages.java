@@ -4,7 +4,7 @@ import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.operations.OperatorActions;
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.parked.ParkedEventNotFoundException;
 import io.dlqdesk.parked.ParkedEventPage;
 import io.dlqdesk.parked.ParkedEvents;

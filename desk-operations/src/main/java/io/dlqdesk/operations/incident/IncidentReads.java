@@ -5,7 +5,7 @@ import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.operations.NotFoundException;
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.projections.history.FindIncidentHistoryQuery;
 import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;

@@ -6,7 +6,7 @@ import io.dlqdesk.ingest.quarantine.ListQuarantineQuery;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.ingest.quarantine.QuarantinedRecordContent;
 import io.dlqdesk.operations.NotFoundException;
-import io.dlqdesk.operations.PageBounds;
+import io.dlqdesk.domain.PageBounds;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 

@@ -1,34 +1,16 @@
 package io.dlqdesk.operations.security;
 
+import io.dlqdesk.testsupport.TestClock;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class LoginGuardTest {
 
-    private Instant now = Instant.parse("2026-11-30T12:00:00Z");
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final TestClock clock = TestClock.at(Instant.parse("2026-11-30T12:00:00Z"));
     private final LoginGuard guard = new LoginGuard(new SecurityProperties.Logins(3, 5, Duration.ofMinutes(1), 2, 1, Duration.ofMillis(10), 0),
             name -> name.equals("alice") || name.equals("admin"), clock);
 
@@ -41,7 +23,7 @@ class LoginGuardTest {
         guard.failed("alice", "10.0.0.3");
         assertThat(guard.blockedFor("alice", "10.0.0.9")).hasValue(Duration.ofMinutes(1));
         assertThat(guard.blockedFor("bob", "10.0.0.9")).as("another user from another address").isEmpty();
-        now = now.plus(Duration.ofMinutes(1));
+        clock.advance(Duration.ofMinutes(1));
         assertThat(guard.blockedFor("alice", "10.0.0.9")).isEmpty();
     }
 

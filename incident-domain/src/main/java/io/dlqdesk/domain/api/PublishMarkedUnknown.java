@@ -3,6 +3,7 @@ package io.dlqdesk.domain.api;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.record.FailureKey;
+
 /**
  * An operator marked a REQUESTED attempt PUBLISH_UNKNOWN (one-way: no result and no replay from it later).
  *

@@ -2,6 +2,7 @@ package io.dlqdesk.domain.api;
 
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.job.ReplayJobId;
+
 /** An operator resumed the job. */
 public record ReplayJobResumed(ReplayJobId jobId, OperatorAction by) {
 }

@@ -1,6 +1,7 @@
 package io.dlqdesk.domain.job;
 
 import io.dlqdesk.domain.InvalidValueException;
+
 /**
  * How fast a replay job runs and when it stops itself.
  *

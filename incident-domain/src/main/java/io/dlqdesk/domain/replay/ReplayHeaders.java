@@ -2,6 +2,7 @@ package io.dlqdesk.domain.replay;
 
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.record.FailureKey;
+
 /**
  * The four correlation headers a replayed record carries and its re-failure brings back, exactly
  * as decoded (UTF-8) from the DLQ record, each null when absent. Their content is not judged here:

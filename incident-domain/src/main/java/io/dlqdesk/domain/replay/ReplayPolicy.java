@@ -1,6 +1,7 @@
 package io.dlqdesk.domain.replay;
 
 import io.dlqdesk.domain.InvalidValueException;
+
 /**
  * The replay policy that applies to the incident's topic, from the application's configuration.
  * {@code maxAttempts} bounds replays per incident, so a record that keeps failing cannot be

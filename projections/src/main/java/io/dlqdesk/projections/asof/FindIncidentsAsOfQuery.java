@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.asof;
 
-import io.dlqdesk.projections.Paging;
+import io.dlqdesk.domain.PageBounds;
 
 import java.time.Instant;
 import java.util.Objects;
@@ -13,6 +13,6 @@ public record FindIncidentsAsOfQuery(Instant at, AsOfCursor after, int size) {
 
     public FindIncidentsAsOfQuery {
         Objects.requireNonNull(at, "at");
-        Paging.requireValid(0, size);
+        PageBounds.require(0, size);
     }
 }

@@ -1,7 +1,7 @@
 package io.dlqdesk.projections.history;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.projections.Paging;
+import io.dlqdesk.domain.PageBounds;
 
 import java.time.Instant;
 
@@ -12,7 +12,7 @@ import java.time.Instant;
 public record ListAuditQuery(String principal, Instant from, Instant to, int page, int size) {
 
     public ListAuditQuery {
-        Paging.requireValid(page, size);
+        PageBounds.require(page, size);
         if (from != null && to != null && !from.isBefore(to)) {
             throw new InvalidValueException("from must be before to");
         }

@@ -1,6 +1,6 @@
 package io.dlqdesk.projections.history;
 
-import io.dlqdesk.projections.Paging;
+import io.dlqdesk.domain.PageBounds;
 
 import java.time.Instant;
 import java.util.Objects;
@@ -13,6 +13,6 @@ public record ListReopenedQuery(Instant since, int size) {
 
     public ListReopenedQuery {
         Objects.requireNonNull(since, "since");
-        Paging.requireValid(0, size);
+        PageBounds.require(0, size);
     }
 }

@@ -3,7 +3,7 @@ package io.dlqdesk.projections.incident;
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.domain.record.RecordKey;
-import io.dlqdesk.projections.Paging;
+import io.dlqdesk.domain.PageBounds;
 
 import java.time.Instant;
 
@@ -23,7 +23,7 @@ public record ListIncidentsQuery(String topic, String consumerGroup, IncidentSta
     }
 
     public ListIncidentsQuery {
-        Paging.requireValid(page, size);
+        PageBounds.require(page, size);
         if (exceptionGroup != null && !ExceptionGroup.ID_FORMAT.matcher(exceptionGroup).matches()) {
             throw new InvalidValueException("exceptionGroup must be 16 lower-case hex digits, was '" + exceptionGroup + "'");
         }

@@ -1,11 +1,11 @@
 package io.dlqdesk.projections.job;
 
-import io.dlqdesk.projections.Paging;
+import io.dlqdesk.domain.PageBounds;
 
 /** Replay jobs, newest first; answered with a {@link ReplayJobPage}. */
 public record ListReplayJobsQuery(int page, int size) {
 
     public ListReplayJobsQuery {
-        Paging.requireValid(page, size);
+        PageBounds.require(page, size);
     }
 }

@@ -1,9 +1,8 @@
-package io.dlqdesk.operations;
+package io.dlqdesk.domain;
 
-import io.dlqdesk.domain.InvalidValueException;
 /**
- * How deep a caller may page: {@code page × size} at most {@value #MAX_OFFSET} rows in, {@code size} 1–{@value #MAX_SIZE}.
- * An offset beyond it is a 400 before any query runs (a deep OFFSET costs the database the rows it skips, and
+ * How deep any list of the desk may be read, by either front door or any query: {@code page × size} at most
+ * {@value #MAX_OFFSET} rows in, {@code size} 1–{@value #MAX_SIZE}. An offset beyond it is a 400 before any query runs (a deep OFFSET costs the database the rows it skips, and
  * {@code page × size} must not overflow); narrow the filters instead.
  */
 public final class PageBounds {
