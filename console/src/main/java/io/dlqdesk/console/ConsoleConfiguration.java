@@ -21,9 +21,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * The operator console: server-rendered pages under {@code /console} over the services the REST API uses (query handlers,
- * the command gateway, the replay requester and switch, the retention guard, the rollback check), with form login and a
- * session of their own ({@link ConsoleSecurity}).
+ * The operator console: server-rendered pages under {@code /console} over the operations the REST API calls too
+ * (desk-operations), the replay switch, the retention guard and the rollback check, with form login and a session of
+ * their own ({@link ConsoleSecurity}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ConsoleProperties.class)
