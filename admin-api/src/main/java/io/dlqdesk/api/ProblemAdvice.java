@@ -3,12 +3,10 @@ package io.dlqdesk.api;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import jakarta.servlet.http.HttpServletRequest;
 import io.dlqdesk.domain.IncidentCommandRefusedException;
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
 import io.dlqdesk.operations.NotFoundException;
-import io.dlqdesk.operations.UnexpectedFailure;
 import io.dlqdesk.operations.replay.SelectionRefusedException;
 import io.dlqdesk.operations.security.LoginThrottle;
 import io.dlqdesk.parked.ParkedEventNotFoundException;
@@ -22,11 +20,9 @@ import org.springframework.core.annotation.Order;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
-import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -48,9 +44,8 @@ public class ProblemAdvice {
     static final URI SOURCE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:source-unavailable");
     static final URI EMPTY_SELECTION = URI.create("urn:dlqdesk:problem:empty-selection");
     static final URI DATABASE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:database-unavailable");
-    static final URI INTERNAL_ERROR = URI.create("urn:dlqdesk:problem:internal-error");
 
-    /** Only the desk's own rules make a 400: any other illegal argument is a fault of ours ({@link #unexpected}). */
+    /** Only the desk's own rules make a 400: any other illegal argument is a fault of ours ({@link UnexpectedFailureAdvice}). */
     @ExceptionHandler(InvalidValueException.class)
     ProblemDetail invalidInput(InvalidValueException e) {
         return problem(HttpStatus.BAD_REQUEST, INVALID_INPUT, e.getMessage());
@@ -177,24 +172,6 @@ public class ProblemAdvice {
     @ExceptionHandler(ParkedEventNotFoundException.class)
     ProblemDetail noParkedEvent(ParkedEventNotFoundException e) {
         return problem(HttpStatus.NOT_FOUND, NOT_FOUND, e.getMessage());
-    }
-
-    /**
-     * Spring's own errors (no such path, a method not allowed, a missing parameter) keep their status and headers; anything
-     * else is a fault of ours: a 500 whose detail is only an id that finds the logged stack trace.
-     */
-    @ExceptionHandler(Exception.class)
-    ResponseEntity<ProblemDetail> unexpected(Exception e, HttpServletRequest request) {
-        if (e instanceof ErrorResponse error) {
-            ProblemDetail body = error.getBody();
-            log.info("refused {}: {}", error.getStatusCode().value(), oneLine(body.getDetail()));
-            return ResponseEntity.status(error.getStatusCode()).headers(error.getHeaders()).body(body);
-        }
-        String id = UnexpectedFailure.logged(log, request.getMethod() + " " + LoginThrottle.printable(request.getRequestURI()), e);
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, UnexpectedFailure.detail(id));
-        problem.setType(INTERNAL_ERROR);
-        problem.setProperty("errorId", id);
-        return ResponseEntity.internalServerError().body(problem);
     }
 
     /**
