@@ -72,6 +72,8 @@ class ConsoleBrowserIT {
     static final String CHROMIUM = System.getProperty("console.chromium", "/usr/bin/chromium");
     private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** Parking after bounded retries, and what follows it, on a processor whose failed segments back off (see its use). */
+    private static final Duration PARKING = Duration.ofMinutes(3);
     private static final String NONCE = "c" + System.nanoTime();
     private static final String ORDERS = Replays.ordersTopic(NONCE);
     private static final String DLQ = ORDERS + ".dlq";
@@ -406,7 +408,9 @@ class ConsoleBrowserIT {
                 Replays.sendFailure(producer, sources.get(i), GROUP, names.get(i).getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8),
                         "evt-" + names.get(i) + "-" + NONCE, Instant.ofEpochMilli(sources.get(i).timestamp()), DLQ);
             }
-            await().atMost(WAIT).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(DISTINCT sequence_identifier) FROM parked_event WHERE processing_group = 'incident-summary'"
+            // when both land in one segment, a failed batch names one culprit per round and Axon waits 1, 2, 4 … 60 s before a
+            // segment that failed runs again: parking the second can take over a minute
+            await().atMost(PARKING).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(DISTINCT sequence_identifier) FROM parked_event WHERE processing_group = 'incident-summary'"
                     + " AND sequence_identifier IN (?, ?)", retried, evicted) == 2);
 
             signIn("viewer");
@@ -430,7 +434,7 @@ class ConsoleBrowserIT {
 
         // the audit is a read model: the eviction reaches it a batch after the page said it was done
         try {
-            await().atMost(WAIT).untilAsserted(() -> {
+            await().atMost(PARKING).untilAsserted(() -> {
                 open("/console/audit?principal=admin");
                 assertThat(text("#audit-list")).contains("ParkedEventsRetried", "trigger dropped", "ParkedEventEvicted", "test record, never to be shown");
             });
