@@ -196,6 +196,7 @@ public final class ReadModelLatency {
                 "--dlqdesk.metrics.refresh-interval=1h",
                 "--spring.security.oauth2.resourceserver.jwt.public-key-location=" + publicKey.toUri(),
                 "--dlqdesk.security.jwt.issuer=" + ISSUER, "--dlqdesk.security.jwt.audience=" + AUDIENCE,
+                "--dlqdesk.security.jwt.roles.VIEWER[0]=VIEWER", // the bench's token carries roles: [VIEWER]
                 "--dlqdesk.security.users[0].name=" + CONSOLE_USER, "--dlqdesk.security.users[0].roles=VIEWER",
                 "--dlqdesk.security.users[0].password-hash={bcrypt}"
                         + new org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder(4).encode(CONSOLE_PASSWORD));
