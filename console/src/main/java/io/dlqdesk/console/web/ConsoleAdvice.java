@@ -1,7 +1,6 @@
 package io.dlqdesk.console.web;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.console.ConsoleConfiguration;
 import io.dlqdesk.operations.NotFoundException;
 import io.dlqdesk.operations.UnexpectedFailure;
 import io.dlqdesk.replay.request.SourceUnavailableException;
@@ -26,7 +25,7 @@ import java.util.concurrent.CompletionException;
  * The console's errors as pages with the status the API would answer (400, 403, 404, 503) and what was wrong in words;
  * the API's problem+json advice answers only REST controllers.
  */
-@ControllerAdvice(basePackageClasses = ConsoleConfiguration.class)
+@ControllerAdvice(basePackageClasses = ConsoleAdvice.class) // the console's pages, all in this package
 @Order(Ordered.HIGHEST_PRECEDENCE)
 public class ConsoleAdvice {
 
