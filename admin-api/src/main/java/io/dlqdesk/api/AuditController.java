@@ -1,7 +1,6 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.InvalidValueException;
-import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.projections.asof.AsOfCursor;
 import io.dlqdesk.projections.asof.FindIncidentsAsOfQuery;
 import io.dlqdesk.projections.asof.IncidentsAsOfPage;
@@ -48,7 +47,6 @@ public class AuditController {
     public AuditPage audit(@RequestParam(required = false) String principal, @RequestParam(required = false) Instant from,
                            @RequestParam(required = false) Instant to, @RequestParam(defaultValue = "0") int page,
                            @RequestParam(defaultValue = "50") int size) {
-        PageBounds.require(page, size);
         return queries.query(new ListAuditQuery(principal, from, to, page, size), AuditPage.class).join();
     }
 
@@ -63,7 +61,6 @@ public class AuditController {
         if (page != null) {
             throw new InvalidValueException("incidents-as-of pages by cursor: pass the previous page's 'next' as 'after' instead of 'page'");
         }
-        PageBounds.require(0, size);
         return queries.query(new FindIncidentsAsOfQuery(at, after == null ? null : AsOfCursor.of(after), size), IncidentsAsOfPage.class)
                 .join();
     }

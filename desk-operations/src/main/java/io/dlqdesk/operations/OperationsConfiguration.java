@@ -48,8 +48,8 @@ public class OperationsConfiguration {
 
     /** Replay jobs; their ids are {@code job-} and 32 random hex digits (as long as an incident id, for the audit trail). */
     @Bean
-    ReplayJobs replayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, JobWorkList work,
-                          ReplayJobProperties properties) {
-        return new ReplayJobs(commands, queries, requester, work, properties, ReplayJobs::newJobId, Clock.systemUTC());
+    ReplayJobs replayJobs(CommandGateway commands, QueryGateway queries, IncidentReads incidents, ReplayRequester requester,
+                          JobWorkList work, ReplayJobProperties properties) {
+        return new ReplayJobs(commands, queries, incidents, requester, work, properties, ReplayJobs::newJobId, Clock.systemUTC());
     }
 }

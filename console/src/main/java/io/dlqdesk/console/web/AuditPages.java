@@ -35,7 +35,6 @@ public class AuditPages {
         model.addAttribute("to", toInstant == null ? "" : toInstant.toString());
         model.addAttribute("fromField", FormValues.field(fromInstant));
         model.addAttribute("toField", FormValues.field(toInstant));
-        PageBounds.require(page, IncidentPages.PAGE_SIZE);
         AuditPage audit = queries.query(new ListAuditQuery(FormValues.text(principal), fromInstant, toInstant, page, IncidentPages.PAGE_SIZE),
                 AuditPage.class).join();
         model.addAttribute("audit", audit);

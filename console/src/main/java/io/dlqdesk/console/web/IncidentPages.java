@@ -76,7 +76,6 @@ public class IncidentPages {
         Filter filter = new Filter(topic, group, status, exceptionGroup, detectedFrom, detectedTo, eventId, key, keyHex);
         model.addAttribute("filter", filter);
         model.addAttribute("statuses", IncidentStatus.values());
-        PageBounds.require(page, PAGE_SIZE);
         IncidentPage found = incidents.list(new IncidentReads.Filter(FormValues.text(topic), FormValues.text(group),
                 FormValues.status(status), FormValues.text(exceptionGroup), FormValues.instant("detectedFrom", detectedFrom),
                 FormValues.instant("detectedTo", detectedTo), FormValues.text(eventId),

@@ -5,7 +5,6 @@ import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.operations.NotFoundException;
-import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.projections.history.FindIncidentHistoryQuery;
 import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
@@ -39,9 +38,8 @@ public class IncidentReads {
     public record WithHistory(IncidentDetail detail, List<HistoryEntry> history) {
     }
 
-    /** A page of the list, newest first; a page beyond {@link PageBounds} is refused before the read model is asked. */
+    /** A page of the list, newest first; the query refuses a page beyond {@link io.dlqdesk.domain.PageBounds}. */
     public IncidentPage list(Filter filter, int page, int size) {
-        PageBounds.require(page, size);
         return queries.query(new ListIncidentsQuery(filter.topic(), filter.consumerGroup(), filter.status(), filter.exceptionGroup(),
                 filter.detectedFrom(), filter.detectedTo(), filter.eventId(), filter.key(), page, size), IncidentPage.class).join();
     }
@@ -64,8 +62,7 @@ public class IncidentReads {
 
     /** The incident with its failures and replay attempts. */
     public IncidentDetail detail(IncidentId incidentId) {
-        IncidentSummaryView incident = summary(incidentId);
-        return IncidentDetail.of(incident, historyOf(incidentId));
+        return withHistory(incidentId).detail();
     }
 
     /** The detail and the history of a known incident; a 404 problem for an unknown one. */

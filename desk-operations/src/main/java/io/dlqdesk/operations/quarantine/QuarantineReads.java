@@ -6,7 +6,6 @@ import io.dlqdesk.ingest.quarantine.ListQuarantineQuery;
 import io.dlqdesk.ingest.quarantine.QuarantinePage;
 import io.dlqdesk.ingest.quarantine.QuarantinedRecordContent;
 import io.dlqdesk.operations.NotFoundException;
-import io.dlqdesk.domain.PageBounds;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 
@@ -21,7 +20,6 @@ public class QuarantineReads {
 
     /** A page of summaries, of one DLQ topic or ({@code null}) of all. */
     public QuarantinePage list(String dlqTopic, int page, int size) {
-        PageBounds.require(page, size);
         return queries.query(new ListQuarantineQuery(dlqTopic, page, size), QuarantinePage.class).join();
     }
 

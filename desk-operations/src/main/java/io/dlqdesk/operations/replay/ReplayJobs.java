@@ -14,7 +14,7 @@ import io.dlqdesk.domain.job.ResumeReplayJobCommand;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.ReplayRefusal;
 import io.dlqdesk.operations.NotFoundException;
-import io.dlqdesk.projections.incident.FindIncidentSummaryQuery;
+import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.projections.incident.IncidentSummaryView;
 import io.dlqdesk.projections.incident.SelectIncidentsQuery;
 import io.dlqdesk.projections.job.FindReplayJobQuery;
@@ -72,16 +72,18 @@ public class ReplayJobs {
 
     private final CommandGateway commands;
     private final QueryGateway queries;
+    private final IncidentReads incidents;
     private final ReplayRequester requester;
     private final JobWorkList work;
     private final ReplayJobProperties properties;
     private final Supplier<ReplayJobId> ids;
     private final Clock clock;
 
-    public ReplayJobs(CommandGateway commands, QueryGateway queries, ReplayRequester requester, JobWorkList work, ReplayJobProperties properties,
-               Supplier<ReplayJobId> ids, Clock clock) {
+    public ReplayJobs(CommandGateway commands, QueryGateway queries, IncidentReads incidents, ReplayRequester requester, JobWorkList work,
+                      ReplayJobProperties properties, Supplier<ReplayJobId> ids, Clock clock) {
         this.commands = commands;
         this.queries = queries;
+        this.incidents = incidents;
         this.requester = requester;
         this.work = work;
         this.properties = properties;
@@ -139,8 +141,7 @@ public class ReplayJobs {
         List<IncidentSummaryView> found = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (IncidentId id : unique) {
-            queries.query(new FindIncidentSummaryQuery(id), ResponseTypes.optionalInstanceOf(IncidentSummaryView.class)).join()
-                    .ifPresentOrElse(found::add, () -> unknown.add(id.value()));
+            incidents.find(id).ifPresentOrElse(found::add, () -> unknown.add(id.value()));
         }
         if (!unknown.isEmpty()) {
             throw new SelectionRefusedException(SelectionRefusedException.Reason.UNKNOWN_INCIDENTS, unknown.size()
