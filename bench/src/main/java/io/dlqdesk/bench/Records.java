@@ -36,9 +36,14 @@ final class Records {
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    /** A reader of one record per poll, for reads at an offset. */
     static KafkaConsumer<byte[], byte[]> reader(KafkaBroker broker) {
+        return reader(broker, 1);
+    }
+
+    static KafkaConsumer<byte[], byte[]> reader(KafkaBroker broker, int maxPollRecords) {
         return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

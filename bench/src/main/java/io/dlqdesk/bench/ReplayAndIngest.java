@@ -14,13 +14,13 @@ import static io.dlqdesk.bench.BenchReport.round0;
 import static io.dlqdesk.bench.BenchReport.round2;
 import static io.dlqdesk.bench.BenchReport.row;
 
-/** The replay and ingest rounds of a run, product and baseline alternating, and the ingest floors after them. */
+/** The replay and ingest rounds of a run, product and baselines alternating, and the ingest floors after them. */
 final class ReplayAndIngest {
 
     private ReplayAndIngest() {
     }
 
-    /** Replay and ingest, product and baseline alternating per round; then the ingest floors. An ingest-only run ends here. */
+    /** Replay and ingest, product and baselines alternating per round; then the ingest floors. An ingest-only run ends here. */
     static void run(BenchSettings settings, ProductUnderTest product, Map<String, Object> json, List<String[]> table)
             throws Exception {
         ReplayBench replay = new ReplayBench(product, settings.replays());
@@ -28,6 +28,7 @@ final class ReplayAndIngest {
         int rounds = settings.rounds();
         double[] replayProduct = new double[rounds];
         double[] replayBaseline = new double[rounds];
+        double[] replayPipelined = new double[rounds];
         double[] ingestDurable = new double[rounds];
         double[] ingestVisible = new double[rounds];
         double[] ingestBaseline = new double[rounds];
@@ -37,19 +38,14 @@ final class ReplayAndIngest {
         Map<String, Object> replayStages = Map.of();
         for (int round = 0; round < rounds; round++) {
             List<RecordMetadata> sources = replay.prepare(round);
-            DatabaseWork work;
             if (round % 2 == 0) {
-                work = DatabaseWork.start(product.jdbc);
-                MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
-                replayProduct[round] = settings.replays() / replay.product(round, sources);
-                replayWork.put("product", withClaims(work.per(settings.replays()), claims));
+                replayProduct[round] = replayProduct(settings, product, replay, round, sources, replayWork);
                 replayBaseline[round] = settings.replays() / replay.baseline(sources);
-            } else {
+                replayPipelined[round] = settings.replays() / replay.pipelinedBaseline(sources);
+            } else { // the reverse order: each baseline runs before the product in one round and after it in the next
+                replayPipelined[round] = settings.replays() / replay.pipelinedBaseline(sources);
                 replayBaseline[round] = settings.replays() / replay.baseline(sources);
-                work = DatabaseWork.start(product.jdbc);
-                MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
-                replayProduct[round] = settings.replays() / replay.product(round, sources);
-                replayWork.put("product", withClaims(work.per(settings.replays()), claims));
+                replayProduct[round] = replayProduct(settings, product, replay, round, sources, replayWork);
             }
             replayStages = replay.stages(round);
             System.out.println("round " + (round + 1) + " replay stages, ms (p50, p99, max): " + replayStages);
@@ -63,8 +59,9 @@ final class ReplayAndIngest {
             ingestDurable[round] = result.records() / result.productDurableSeconds();
             ingestVisible[round] = result.records() / result.productVisibleSeconds();
             ingestBaseline[round] = result.records() / result.baselineSeconds();
-            System.out.printf(Locale.ROOT, "round %d: replay %.0f/s (baseline %.0f/s); ingest %.0f/s durable, %.0f/s visible (baseline %.0f/s)%n",
-                    round + 1, replayProduct[round], replayBaseline[round], ingestDurable[round], ingestVisible[round], ingestBaseline[round]);
+            System.out.printf(Locale.ROOT, "round %d: replay %.0f/s (baseline %.0f/s, pipelined baseline %.0f/s); ingest %.0f/s durable, %.0f/s"
+                    + " visible (baseline %.0f/s)%n", round + 1, replayProduct[round], replayBaseline[round], replayPipelined[round],
+                    ingestDurable[round], ingestVisible[round], ingestBaseline[round]);
         }
         double[] alone = ingest.writePathAlone(rounds);
         System.out.printf(Locale.ROOT, "ingest, write path alone (event processors stopped): %.0f/s (baseline %.0f/s)%n", alone[0], alone[1]);
@@ -74,10 +71,6 @@ final class ReplayAndIngest {
         IngestBench.FirstFailures list = ingest.listAloneFloor(rounds + 2);
         System.out.printf(Locale.ROOT, "the list's floor, every other processor's handlers skipped: %.0f/s durable, %.0f/s in the list"
                 + " (baseline %.0f/s); per record: %s%n", list.durablePerSecond(), list.readByAllPerSecond(), list.baselinePerSecond(), list.cpu());
-        if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
-            System.out.println("ingest, last round, per record: " + ingestWork);
-            BenchMain.exit(product);
-        }
         double ingestRatio = Stats.median(ingestDurable) / Stats.median(ingestBaseline);
         json.put("ingest", ordered("ratio", round2(ingestRatio), "product_per_s", round0(Stats.median(ingestDurable)),
                 "baseline_per_s", round0(Stats.median(ingestBaseline)), "product_visible_per_s", round0(Stats.median(ingestVisible)),
@@ -100,11 +93,31 @@ final class ReplayAndIngest {
         table.add(row("ingest: records/s until in the incident list", Stats.median(ingestVisible), Stats.median(ingestBaseline), visibleRatio,
                 "≥ 0.5×", visibleRatio >= 0.5));
         double replayRatio = Stats.median(replayProduct) / Stats.median(replayBaseline);
+        double pipelinedRatio = Stats.median(replayProduct) / Stats.median(replayPipelined);
         json.put("replay", ordered("ratio", round2(replayRatio), "product_per_s", round0(Stats.median(replayProduct)),
-                "baseline_per_s", round0(Stats.median(replayBaseline)), "replays", settings.replays(), "rounds", rounds,
+                "baseline_per_s", round0(Stats.median(replayBaseline)), "pipelined_ratio", round2(pipelinedRatio),
+                "pipelined_baseline_per_s", round0(Stats.median(replayPipelined)), "pipelined_baseline_producer", PipelinedBaseline.settings(),
+                "replays", settings.replays(), "rounds", rounds,
                 "database_work_last_round", replayWork, "stages_last_round_ms", replayStages));
         table.add(row("replay: replays/s until PUBLISHED", Stats.median(replayProduct), Stats.median(replayBaseline), replayRatio, "≥ 0.5×",
                 replayRatio >= 0.5));
+        table.add(row("replay: replays/s until PUBLISHED, against a pipelined raw producer (acks awaited at the end, linger.ms "
+                        + PipelinedBaseline.LINGER_MS + ", batch.size " + PipelinedBaseline.BATCH_SIZE / 1024 + " KiB)",
+                Stats.median(replayProduct), Stats.median(replayPipelined), pipelinedRatio, "≥ 1.0×", pipelinedRatio >= 1.0));
+        if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
+            System.out.println("ingest, last round, per record: " + ingestWork);
+            BenchMain.exit(product);
+        }
+    }
+
+    /** The product's replays/s in one round; its database work per replay and rows per outbox claim go into {@code replayWork}. */
+    private static double replayProduct(BenchSettings settings, ProductUnderTest product, ReplayBench replay, int round,
+                                        List<RecordMetadata> sources, Map<String, Object> replayWork) throws Exception {
+        DatabaseWork work = DatabaseWork.start(product.jdbc);
+        MeterDelta claims = MeterDelta.start(product, "dlq.replay.claimed_rows");
+        double perSecond = settings.replays() / replay.product(round, sources);
+        replayWork.put("product", withClaims(work.per(settings.replays()), claims));
+        return perSecond;
     }
 
     /** Rows per outbox poller round that claimed any, over the replay phase. */

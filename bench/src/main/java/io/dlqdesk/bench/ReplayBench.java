@@ -32,8 +32,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Replay: M incidents replayed until all are PUBLISHED (requests from 4 threads, the outbox poller as
- * shipped), against a raw producer that reads each source record at its offset and sends it again
- * (one consumer, one producer, each send acknowledged before the next, as the poller does).
+ * shipped), against two raw producers: one that reads each source record at its offset and sends it again
+ * (one consumer, one producer, each send acknowledged before the next), and {@link PipelinedBaseline}, which
+ * reads the same records in bulk and sends them without waiting for each acknowledgement.
  */
 final class ReplayBench {
 
@@ -169,6 +170,14 @@ final class ReplayBench {
                 producer.send(copy).get(60, TimeUnit.SECONDS);
             }
         }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    /** Seconds for the pipelined raw producer to read and resend the same records, in the same order. */
+    double pipelinedBaseline(List<RecordMetadata> sources) throws Exception {
+        product.awaitProcessorsAtHead();
+        long started = System.nanoTime();
+        PipelinedBaseline.resend(product.broker, sources);
         return (System.nanoTime() - started) / 1e9;
     }
 
