@@ -104,7 +104,8 @@ final class ReplayAndIngest {
         table.add(row("replay: replays/s until PUBLISHED, against a pipelined raw producer (acks awaited at the end, linger.ms "
                         + PipelinedBaseline.LINGER_MS + ", batch.size " + PipelinedBaseline.BATCH_SIZE / 1024 + " KiB)",
                 Stats.median(replayProduct), Stats.median(replayPipelined), pipelinedRatio, "≥ 1.0×", pipelinedRatio >= 1.0));
-        if (settings.ingestOnly()) { // ingest alone, for working on it: latest.json untouched
+        if (settings.ingestOnly()) { // ingest alone, for working on it: its table printed, latest.json untouched
+            BenchReport.print(settings, table);
             System.out.println("ingest, last round, per record: " + ingestWork);
             BenchMain.exit(product);
         }
