@@ -10,6 +10,8 @@ import io.dlqdesk.operations.NotFoundException;
 import io.dlqdesk.operations.replay.SelectionRefusedException;
 import io.dlqdesk.operations.security.LoginThrottle;
 import io.dlqdesk.parked.ParkedEventNotFoundException;
+import io.dlqdesk.rebuild.RebuildNotFoundException;
+import io.dlqdesk.rebuild.RebuildRefusedException;
 import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
@@ -167,6 +169,16 @@ public class ProblemAdvice {
     @ExceptionHandler(NotFoundException.class)
     ProblemDetail notFound(NotFoundException e) {
         return problem(HttpStatus.NOT_FOUND, NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler(RebuildNotFoundException.class)
+    ProblemDetail noRebuild(RebuildNotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler(RebuildRefusedException.class)
+    ProblemDetail rebuildRefused(RebuildRefusedException e) {
+        return problem(HttpStatus.CONFLICT, CONFLICT, e.getMessage());
     }
 
     @ExceptionHandler(ParkedEventNotFoundException.class)

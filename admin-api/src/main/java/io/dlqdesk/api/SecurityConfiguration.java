@@ -64,7 +64,7 @@ public class SecurityConfiguration {
     private static final String[] VIEWER_READS = {"/api/v1/incidents", "/api/v1/incidents/*", "/api/v1/incidents/*/history",
             "/api/v1/incident-counts", "/api/v1/exception-groups", "/api/v1/audit", "/api/v1/audit/incidents-as-of", "/api/v1/quarantine",
             "/api/v1/quarantine/*/*/*", "/api/v1/topics/retention", "/api/v1/replay-switch", "/api/v1/replay-jobs", "/api/v1/replay-jobs/*",
-            "/api/v1/parked-events"};
+            "/api/v1/parked-events", "/api/v1/read-model-rebuilds", "/api/v1/read-model-rebuilds/*"};
 
     /**
      * A request the firewall rejects (encoded slashes or dots, NUL, non-normalised paths) is a 400
@@ -105,6 +105,8 @@ public class SecurityConfiguration {
                         .requestMatchers(HttpMethod.PUT, "/api/v1/replay-switch").hasRole(Role.ADMIN.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/parked-events/retry", "/api/v1/parked-events/*/retry",
                                 "/api/v1/parked-events/*/evict").hasRole(Role.ADMIN.name())
+                        .requestMatchers(HttpMethod.POST, "/api/v1/read-model-rebuilds", "/api/v1/read-model-rebuilds/*/cancel")
+                        .hasRole(Role.ADMIN.name())
                         // anything not named above: nobody
                         .anyRequest().denyAll())
                 .exceptionHandling(errors -> errors

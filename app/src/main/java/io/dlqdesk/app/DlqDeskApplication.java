@@ -5,6 +5,7 @@ import io.dlqdesk.console.ConsoleConfiguration;
 import io.dlqdesk.ingest.config.IngestConfiguration;
 import io.dlqdesk.notifications.NotificationsConfiguration;
 import io.dlqdesk.operations.OperationsConfiguration;
+import io.dlqdesk.rebuild.RebuildConfiguration;
 import io.dlqdesk.projections.ProjectionsConfiguration;
 import io.dlqdesk.replay.config.ReplayConfiguration;
 import io.dlqdesk.retention.RetentionConfiguration;
@@ -16,7 +17,7 @@ import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
 @Import({ProjectionsConfiguration.class, IngestConfiguration.class, ReplayConfiguration.class, RetentionConfiguration.class, RollbackConfiguration.class,
-        OperationsConfiguration.class, ApiConfiguration.class, NotificationsConfiguration.class, ConsoleConfiguration.class})
+        OperationsConfiguration.class, RebuildConfiguration.class, ApiConfiguration.class, NotificationsConfiguration.class, ConsoleConfiguration.class})
 @EnableConfigurationProperties({DeskProperties.class, KafkaEndpoint.class, ApplicationName.class, InstanceProperties.class})
 public class DlqDeskApplication {
 

@@ -126,21 +126,21 @@ class BoundedValuesIT {
         bounds.put("incident_summary.correlation_mismatches", Arrays.stream(CorrelationMismatch.values()).map(Enum::name)
                 .collect(Collectors.joining(", ", "[", "]")).length());
         for (String column : List.of("incident_history.principal", "replay_job.created_by", "replay_job_run.principal",
-                "replay_switch_change.changed_by", "parked_event_action.principal", "replay_attempt.waived_by")) {
+                "replay_switch_change.changed_by", "admin_action.principal", "replay_attempt.waived_by")) {
             bounds.put(column, OperatorAction.MAX_PRINCIPAL_LENGTH);
         }
         for (String column : List.of("incident_history.reason", "replay_job.reason", "replay_job_run.reason", "replay_switch_change.reason",
-                "parked_event_action.reason", "replay_attempt.waived_reason")) {
+                "admin_action.reason", "replay_attempt.waived_reason")) {
             bounds.put(column, OperatorAction.MAX_REASON_LENGTH);
         }
         bounds.put("replay_job.selection", CreateReplayJobCommand.MAX_SELECTION_LENGTH);
         bounds.put("replay_outbox.owner", 249); // a ledger name, as every command checks it (CommandArguments)
         bounds.put("replay_outbox.last_error", PublishResult.MAX_REASON_LENGTH);
-        bounds.put("parked_event_action.processing_group", ParkedEvent.MAX_NAME_LENGTH);
-        bounds.put("parked_event_action.sequence_identifier", ParkedEvent.MAX_NAME_LENGTH);
+        bounds.put("admin_action.processing_group", ParkedEvent.MAX_NAME_LENGTH);
+        bounds.put("admin_action.sequence_identifier", ParkedEvent.MAX_NAME_LENGTH);
         // cut to these by the code that writes them
         bounds.put("incident_history.detail", IncidentHistoryProjection.MAX_DETAIL);
-        bounds.put("parked_event_action.detail", 1000);
+        bounds.put("admin_action.detail", 1000);
         bounds.put("dlq_quarantine.reason", QuarantineStore.MAX_REASON);
         bounds.put("notification_delivery.last_error", Deliveries.MAX_ERROR_LENGTH);
         bounds.put("notification_delivery.summary", Deliveries.MAX_SUMMARY_LENGTH);
@@ -166,7 +166,7 @@ class BoundedValuesIT {
         for (String column : List.of("incident_summary.incident_id", "incident_history.incident_id", "incident_status_interval.incident_id",
                 "replay_attempt.incident_id", "replay_outbox.incident_id", "replay_job.job_id", "replay_job_active.job_id",
                 "replay_job_item.job_id", "replay_job_item.incident_id", "replay_job_refusal.job_id", "replay_job_run.job_id",
-                "notification_exception_group.first_incident_id", "parked_event_action.event_id")) {
+                "notification_exception_group.first_incident_id", "admin_action.event_id")) {
             bounds.put(column, 36);
         }
         bounds.put("replay_outbox.replay_id", 36 + 1 + 10);
@@ -187,7 +187,7 @@ class BoundedValuesIT {
         // held elsewhere or made here: the event's type name, a dimension name, a job's answer, and names from configuration
         Map<String, Integer> internal = Map.of("incident_history.event_type", 64, "incident_count.dimension", 16, "replay_job_item.answer", 16,
                 "replay_outbox.status", 16, "notification_delivery.status", 16, "notification_delivery.receiver", 64,
-                "notification_delivery.notification_id", 200, "notification_ingest_stall.instance", 255, "parked_event_action.action", 32,
+                "notification_delivery.notification_id", 200, "notification_ingest_stall.instance", 255, "admin_action.action", 32,
                 "service_instance.instance_id", 255);
         Map<String, String> wrong = new TreeMap<>();
         widths.forEach((column, width) -> {
@@ -285,7 +285,7 @@ class BoundedValuesIT {
                 incident.value())).isEqualTo(1);
         assertThat(jdbc.queryForObject("SELECT CHAR_LENGTH(selection) FROM replay_job WHERE job_id = ?", Integer.class, job.value()))
                 .isEqualTo(CreateReplayJobCommand.MAX_SELECTION_LENGTH);
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM parked_event_action WHERE reason = ?", Integer.class, largest.reason())).isEqualTo(2);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM admin_action WHERE reason = ?", Integer.class, largest.reason())).isEqualTo(2);
     }
 
     /** A first failure with every value at its bound; {@code locationUnknown} keys it by its DLQ record. */

@@ -472,7 +472,7 @@ class ConsoleBrowserIT {
         jdbc.query("SELECT processing_group, sequence_identifier, payload_type FROM parked_event", row -> {
             said.append("\n  parked ").append(row.getString(1)).append(' ').append(row.getString(2)).append(' ').append(row.getString(3));
         });
-        jdbc.query("SELECT event_id, action, occurred_at FROM parked_event_action", row -> {
+        jdbc.query("SELECT event_id, action, occurred_at FROM admin_action", row -> {
             said.append("\n  audited ").append(row.getString(1)).append(' ').append(row.getString(2)).append(' ').append(row.getString(3));
         });
         return said.toString();

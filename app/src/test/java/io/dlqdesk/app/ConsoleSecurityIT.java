@@ -137,6 +137,15 @@ class ConsoleSecurityIT {
                 Map.of("enabled", "false", "reason", "admin turns it off"));
         assertThat(turned.statusCode()).isEqualTo(302);
         assertThat(RunningApp.get(app, "/api/v1/replay-switch", "viewer", RunningApp.PASSWORD).body()).contains("admin turns it off");
+
+        // rebuilds: everyone reads the page, only an admin starts one (an unknown processor here: refused, nothing starts)
+        assertThat(viewer.get("/console/rebuilds").body()).contains("id=\"rebuilds\"").doesNotContain("action-rebuild");
+        assertThat(operator.postWithToken("/console", "/console/rebuilds", Map.of("processor", "none", "reason", "operator tries"))
+                .statusCode()).isEqualTo(403);
+        assertThat(admin.get("/console/rebuilds").body()).contains("action-rebuild", "incident-read-models");
+        HttpResponse<String> rebuild = admin.postWithToken("/console/rebuilds", "/console/rebuilds", Map.of("processor", "none", "reason", "admin tries"));
+        assertThat(rebuild.statusCode()).isEqualTo(302);
+        assertThat(admin.get("/console/rebuilds").body()).contains("notice-refused", "no read models are built by processor");
     }
 
     @Test

@@ -28,6 +28,7 @@ class ModuleBoundariesTest {
                 .layer("command-batches").definedBy("io.dlqdesk.commandbatch..")
                 .layer("projections").definedBy("io.dlqdesk.projections..")
                 .layer("parked-events").definedBy("io.dlqdesk.parked..")
+                .layer("read-model-rebuilds").definedBy("io.dlqdesk.rebuild..")
                 .layer("log-escaping").definedBy("io.dlqdesk.logging..")
                 .layer("dlq-ingest").definedBy("io.dlqdesk.ingest..")
                 .layer("replay-saga").definedBy("io.dlqdesk.replay..")
@@ -48,6 +49,8 @@ class ModuleBoundariesTest {
                 .whereLayer("command-batches").mayNotAccessAnyLayer()
                 .whereLayer("projections").mayOnlyAccessLayers("incident-domain", "parked-events")
                 .whereLayer("parked-events").mayOnlyAccessLayers("incident-domain")
+                // beside the processors: builds the projections' tables with their own handlers, parks as their queues do
+                .whereLayer("read-model-rebuilds").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "periodic-tasks")
                 // named only in logback configuration, never in code
                 .whereLayer("log-escaping").mayNotAccessAnyLayer()
                 .whereLayer("log-escaping").mayNotBeAccessedByAnyLayer()
@@ -60,13 +63,14 @@ class ModuleBoundariesTest {
                 .whereLayer("desk-operations").mayOnlyAccessLayers("incident-domain", "projections", "dlq-ingest", "replay-saga")
                 // the two front doors stand side by side on the operations: neither reaches into the other
                 .whereLayer("admin-api").mayOnlyAccessLayers("incident-domain", "projections", "parked-events", "dlq-ingest", "replay-saga",
-                        "desk-operations")
+                        "desk-operations", "read-model-rebuilds")
                 // the exception group of a failure is the read models' definition, so ids match the API and the gauges
                 .whereLayer("notifications").mayOnlyAccessLayers("incident-domain", "projections", "periodic-tasks")
                 .whereLayer("console").mayOnlyAccessLayers("incident-domain", "dlq-record", "projections", "parked-events", "dlq-ingest", "replay-saga",
-                        "retention-guard", "rollback-checker", "desk-operations")
+                        "retention-guard", "rollback-checker", "desk-operations", "read-model-rebuilds")
                 .whereLayer("app").mayOnlyAccessLayers("incident-domain", "dlq-record", "kafka-connection", "projections", "parked-events", "dlq-ingest", "replay-saga",
                         "retention-guard", "rollback-checker", "desk-operations", "admin-api", "notifications", "console", "periodic-tasks",
+                        "read-model-rebuilds",
                         "command-batches")
                 .whereLayer("test-support").mayNotBeAccessedByAnyLayer()
                 // ships to other teams' services: it uses nothing of ours, and the desk does not use it

@@ -99,6 +99,11 @@ class SecurityMatrixIT {
                 new Row("POST", "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/pause", REASON, 401, 403, 403, 404, 404, 403),
                 new Row("POST", "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/resume", REASON, 401, 403, 403, 404, 404, 403),
                 new Row("POST", "/api/v1/replay-jobs/" + UNKNOWN_JOB + "/cancel", REASON, 401, 403, 403, 404, 404, 403),
+                new Row("GET", "/api/v1/read-model-rebuilds", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/read-model-rebuilds/" + UNKNOWN_JOB, null, 401, 404, 403, 404, 404, 403),
+                // an unknown processor: the admin's request is checked (400) and no rebuild starts in this test
+                new Row("POST", "/api/v1/read-model-rebuilds", "{\"processor\":\"none\",\"reason\":\"matrix\"}", 401, 403, 403, 403, 400, 403),
+                new Row("POST", "/api/v1/read-model-rebuilds/" + UNKNOWN_JOB + "/cancel", REASON, 401, 403, 403, 403, 404, 403),
                 new Row("DELETE", "/api/v1/replay-jobs/" + UNKNOWN_JOB, null, 401, 403, 403, 403, 403, 403),
                 new Row("PUT", "/api/v1/replay-switch", "{\"enabled\":false,\"reason\":\"matrix\"}", 401, 403, 403, 403, 200, 403),
                 new Row("GET", "/actuator/health/readiness", null, 200, 200, 200, 200, 200, 200),

@@ -37,7 +37,8 @@ public class ConsoleSecurity {
     private static final String[] OPERATOR_POSTS = {"/console/incidents/*/acknowledge", "/console/incidents/*/resolve",
             "/console/incidents/*/discard", "/console/incidents/*/replay"};
     private static final String[] ADMIN_POSTS = {"/console/incidents/*/attempts/*/publish-unknown", "/console/replay-switch",
-            "/console/parked-events/retry", "/console/parked-events/*/retry", "/console/parked-events/*/evict"};
+            "/console/parked-events/retry", "/console/parked-events/*/retry", "/console/parked-events/*/evict", "/console/rebuilds",
+            "/console/rebuilds/*/cancel"};
 
     @Bean
     @Order(Ordered.LOWEST_PRECEDENCE - 100) // before the API's chain, which matches every request

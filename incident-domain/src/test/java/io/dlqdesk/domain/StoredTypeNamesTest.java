@@ -28,6 +28,7 @@ class StoredTypeNamesTest {
             "io.dlqdesk.domain.api.ReplayJobResumed", "io.dlqdesk.domain.api.ReplayRejected", "io.dlqdesk.domain.api.ReplayRequested",
             "io.dlqdesk.domain.api.RetryFailureCorrelated",
             "io.dlqdesk.domain.parked.EventParked", "io.dlqdesk.domain.parked.ParkedEventEvicted", "io.dlqdesk.domain.parked.ParkedEventsRetried",
+            "io.dlqdesk.domain.rebuild.ReadModelRebuildRequested", "io.dlqdesk.domain.rebuild.ReadModelRebuildCancelled",
             // a replay job's snapshot
             "io.dlqdesk.domain.job.ReplayJob");
 

@@ -54,7 +54,8 @@ public class IncidentStatusIntervalProjection {
     /** A batch's statements, run as JDBC batches when it commits; those of one incident in event order. */
     private final PendingWrites<OrderedStatements> pending;
 
-    IncidentStatusIntervalProjection(JdbcTemplate jdbc) {
+    /** Over the tables {@code jdbc} reaches: the live ones, or a bulk rebuild's. */
+    public IncidentStatusIntervalProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), OrderedStatements::new, statements -> statements.run(jdbc));
     }

@@ -28,8 +28,8 @@ final class HistoryRows {
     /** {@code collapsed} of the row that an incident's duplicate deliveries collapse into (unique with the incident). */
     static final Integer DUPLICATES = 1;
 
-    /** A parked-event action in the history's columns: its sequence (or its group) in the incident's place. */
-    static final String PARKED_ACTION_AS_HISTORY = "COALESCE(sequence_identifier, processing_group), 0, action, occurred_at,"
+    /** An admin action in the history's columns: its sequence (or its group or processor) in the incident's place. */
+    static final String ADMIN_ACTION_AS_HISTORY = "COALESCE(sequence_identifier, processing_group), 0, action, occurred_at,"
             + " principal, reason, NULL, NULL, detail, NULL, NULL, NULL, 1, 0, NULL";
     /**
      * A row already there (its event handled again: a seq not past its last_seq) keeps what it has; a collapsed row meets

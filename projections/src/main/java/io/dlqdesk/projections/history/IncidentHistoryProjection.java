@@ -23,6 +23,8 @@ import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.domain.parked.ParkedEventEvicted;
 import io.dlqdesk.domain.parked.ParkedEventsRetried;
+import io.dlqdesk.domain.rebuild.ReadModelRebuildCancelled;
+import io.dlqdesk.domain.rebuild.ReadModelRebuildRequested;
 import io.dlqdesk.domain.record.BoundedText;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.PublishResult;
@@ -67,7 +69,8 @@ public class IncidentHistoryProjection {
     /** A batch's rows, inserted in one statement when it commits (an event handled again adds nothing). */
     private final PendingWrites<List<Object[]>> pending;
 
-    IncidentHistoryProjection(JdbcTemplate jdbc) {
+    /** Over the tables {@code jdbc} reaches: the live ones, or a bulk rebuild's. */
+    public IncidentHistoryProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), ArrayList::new,
                 rows -> HistoryRows.write(jdbc, rows));
@@ -184,11 +187,11 @@ public class IncidentHistoryProjection {
         row(event.jobId().value(), seq, "ReplayJobCompleted", at, null, null, null, "COMPLETED: every selected incident was asked");
     }
 
-    /** Admins' actions on parked events join the audit trail; they belong to no incident's history. */
+    /** Admins' actions on parked events and on the read models join the audit trail; they belong to no incident's history. */
     @EventHandler
     void on(ParkedEventsRetried event, @MessageIdentifier String eventId, @Timestamp Instant at) {
         String which = event.sequenceIdentifier() == null ? "every parked sequence" : "parked sequence " + event.sequenceIdentifier();
-        parkedEventAction(eventId, "ParkedEventsRetried", at, event.by(), event.processingGroup(), event.sequenceIdentifier(),
+        adminAction(eventId, "ParkedEventsRetried", at, event.by(), event.processingGroup(), event.sequenceIdentifier(),
                 "retried " + which + " of " + event.processingGroup() + ": " + event.applied() + " applied, " + event.stillParked()
                         + " still parked");
     }
@@ -196,13 +199,25 @@ public class IncidentHistoryProjection {
     @EventHandler
     void on(ParkedEventEvicted event, @MessageIdentifier String eventId, @Timestamp Instant at) {
         ParkedEvent parked = event.event();
-        parkedEventAction(eventId, "ParkedEventEvicted", at, event.by(), parked.processingGroup(), parked.sequenceIdentifier(),
+        adminAction(eventId, "ParkedEventEvicted", at, event.by(), parked.processingGroup(), parked.sequenceIdentifier(),
                 "evicted " + parked.eventType() + " " + parked.eventIdentifier() + " of sequence " + parked.sequenceIdentifier() + " from "
                         + parked.processingGroup() + ": it is never applied there");
     }
 
-    private void parkedEventAction(String eventId, String action, Instant at, OperatorAction by, String group, String sequence, String detail) {
-        jdbc.update("INSERT INTO parked_event_action (event_id, action, occurred_at, principal, reason, processing_group, sequence_identifier,"
+    @EventHandler
+    void on(ReadModelRebuildRequested event, @MessageIdentifier String eventId, @Timestamp Instant at) {
+        adminAction(eventId, "ReadModelRebuildRequested", at, event.by(), event.processor(), null,
+                "bulk rebuild " + event.rebuildId() + " of the read models of " + event.processor() + " requested");
+    }
+
+    @EventHandler
+    void on(ReadModelRebuildCancelled event, @MessageIdentifier String eventId, @Timestamp Instant at) {
+        adminAction(eventId, "ReadModelRebuildCancelled", at, event.by(), event.processor(), null,
+                "bulk rebuild " + event.rebuildId() + " of the read models of " + event.processor() + " cancelled before its swap");
+    }
+
+    private void adminAction(String eventId, String action, Instant at, OperatorAction by, String group, String sequence, String detail) {
+        jdbc.update("INSERT INTO admin_action (event_id, action, occurred_at, principal, reason, processing_group, sequence_identifier,"
                         + " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE event_id = event_id", eventId, action,
                 LocalDateTime.ofInstant(at, ZoneOffset.UTC), by.principal(), by.reason(), group, sequence, BoundedText.truncate(detail, 1000));
     }
@@ -232,13 +247,13 @@ public class IncidentHistoryProjection {
         }
         List<Object> both = new ArrayList<>(arguments);
         both.addAll(arguments);
-        Long total = jdbc.queryForObject("SELECT (SELECT COUNT(*) FROM incident_history" + where + ") + (SELECT COUNT(*) FROM parked_event_action"
+        Long total = jdbc.queryForObject("SELECT (SELECT COUNT(*) FROM incident_history" + where + ") + (SELECT COUNT(*) FROM admin_action"
                 + where + ")", Long.class, both.toArray());
         List<Object> paged = new ArrayList<>(both);
         paged.add(query.size());
         paged.add((long) query.page() * query.size());
         List<HistoryEntry> items = jdbc.query("SELECT " + HistoryRows.COLUMNS + " FROM incident_history" + where + " UNION ALL SELECT "
-                + HistoryRows.PARKED_ACTION_AS_HISTORY + " FROM parked_event_action" + where
+                + HistoryRows.ADMIN_ACTION_AS_HISTORY + " FROM admin_action" + where
                 + " ORDER BY occurred_at DESC, incident_id, seq LIMIT ? OFFSET ?", HistoryRows::entry, paged.toArray());
         return new AuditPage(items, query.page(), query.size(), total == null ? 0 : total);
     }
@@ -259,7 +274,7 @@ public class IncidentHistoryProjection {
     void reset() {
         pending.discard();
         jdbc.update("DELETE FROM incident_history");
-        jdbc.update("DELETE FROM parked_event_action");
+        jdbc.update("DELETE FROM admin_action");
     }
 
     private void row(IncidentId incidentId, long seq, String type, Instant at, OperatorAction action, Integer attempt, String detail) {

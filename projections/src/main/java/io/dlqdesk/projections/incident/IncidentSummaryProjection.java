@@ -17,6 +17,7 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
@@ -43,6 +44,11 @@ public class IncidentSummaryProjection {
         this.table = table;
         this.counts = counts;
         this.pending = new PendingWrites<>(PROCESSING_GROUP, table.dataSource(), SummaryBatch::new, batch -> batch.write(table, counts));
+    }
+
+    /** Over the tables {@code jdbc} reaches: the live ones, or a bulk rebuild's. */
+    public static IncidentSummaryProjection over(JdbcTemplate jdbc) {
+        return new IncidentSummaryProjection(new IncidentSummaryTable(jdbc), new IncidentCounts(jdbc));
     }
 
     @EventHandler

@@ -63,7 +63,8 @@ public class ReplayJobProjection {
     /** A batch's statements; those of one job in event order. */
     private final PendingWrites<OrderedStatements> pending;
 
-    ReplayJobProjection(JdbcTemplate jdbc) {
+    /** Over the tables {@code jdbc} reaches: the live ones, or a bulk rebuild's. */
+    public ReplayJobProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), OrderedStatements::new, statements -> statements.run(jdbc));
     }

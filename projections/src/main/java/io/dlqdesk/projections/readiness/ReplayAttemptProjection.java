@@ -44,7 +44,8 @@ public class ReplayAttemptProjection {
     /** A batch's changes, written when it commits (see {@link RollbackFactsBatch}). */
     private final PendingWrites<RollbackFactsBatch> pending;
 
-    ReplayAttemptProjection(JdbcTemplate jdbc) {
+    /** Over the tables {@code jdbc} reaches: the live ones, or a bulk rebuild's. */
+    public ReplayAttemptProjection(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.pending = new PendingWrites<>(PROCESSING_GROUP, jdbc.getDataSource(), RollbackFactsBatch::new, batch -> batch.write(jdbc));
     }

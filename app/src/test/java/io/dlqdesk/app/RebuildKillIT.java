@@ -1,0 +1,115 @@
+package io.dlqdesk.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlqdesk.projections.ProjectionsConfiguration;
+import io.dlqdesk.testsupport.KafkaBroker;
+import io.dlqdesk.testsupport.RealInfrastructure;
+import io.dlqdesk.testsupport.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The service killed -9 in the middle of a bulk rebuild's load: the live read model tables are exactly as they were, and
+ * after a restart the dead instance's rebuild is ended as interrupted (once its lease ran out), its shadow tables dropped,
+ * and a new rebuild completes, leaving the same rows.
+ */
+@RealInfrastructure
+class RebuildKillIT {
+
+    @RegisterExtension
+    final FaultRun run = new FaultRun("rbkill");
+
+    private static final int INCIDENTS = 300;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String START = "{\"processor\":\"" + ProjectionsConfiguration.INCIDENT_READ_MODELS + "\",\"reason\":\"kill test\"}";
+
+    @Test
+    void killedWhileLoadingTheLiveTablesStayAsTheyWereAndANewRebuildCompletes(TestDatabase database, KafkaBroker broker) throws Exception {
+        String source = run.topic("orders");
+        String dlqTopic = run.dlqTopic();
+        IngestLedger.createTopic(broker, source, 2, Map.of());
+        IngestLedger.createTopic(broker, dlqTopic, 2, Map.of());
+        FaultRuns.replayableFailures(broker, source, dlqTopic, "orders-service", INCIDENTS);
+        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of());
+        JdbcTemplate jdbc = FaultRuns.jdbc(database);
+        String shadowSchema = jdbc.queryForObject("SELECT DATABASE()", String.class) + "_rebuild";
+
+        Map<String, List<Map<String, Object>>> before;
+        String killed;
+        try (ServiceProcess first = ServiceProcess.start("rebuild-kill-first", settings)) {
+            first.awaitReady(FaultRun.START);
+            await().atMost(Duration.ofMinutes(2)).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM incident_summary WHERE topic = ?", source)
+                    == INCIDENTS);
+            before = stable(jdbc);
+            // its first progress report after a chunk is in the shadow tables waits here: kill then
+            jdbc.execute("CREATE TRIGGER it_stall_rebuild BEFORE UPDATE ON read_model_rebuild FOR EACH ROW BEGIN "
+                    + "IF NEW.phase = 'LOADING' AND NEW.events_read > 0 THEN SET @it_slept = SLEEP(120); END IF; END");
+            HttpResponse<String> started = first.post("/api/v1/read-model-rebuilds", "admin", START);
+            assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+            killed = JSON.readTree(started.body()).path("id").asText();
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50)).until(() -> FaultRuns.count(jdbc,
+                    "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User sleep' AND (INFO LIKE '%it_slept%' OR INFO LIKE '%read_model_rebuild%')") > 0);
+            assertThat(FaultRuns.count(jdbc, "SELECT COUNT(*) FROM " + shadowSchema + ".incident_summary")).as("mid-load").isPositive();
+            first.kill();
+        }
+        for (Long session : jdbc.queryForList("SELECT ID FROM information_schema.PROCESSLIST WHERE STATE = 'User sleep'"
+                + " AND (INFO LIKE '%it_slept%' OR INFO LIKE '%read_model_rebuild%')", Long.class)) {
+            jdbc.execute("KILL " + session);
+        }
+        jdbc.execute("DROP TRIGGER it_stall_rebuild");
+        assertThat(withoutAudit(ReadModelTables.snapshot(jdbc))).as("the live tables after the kill").isEqualTo(withoutAudit(before));
+
+        try (ServiceProcess second = ServiceProcess.start("rebuild-kill-second", settings)) {
+            second.awaitReady(FaultRun.START);
+            // refused while the dead instance's lease holds, then the interrupted rebuild is ended and a new one starts
+            AtomicReference<String> again = new AtomicReference<>();
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).until(() -> {
+                HttpResponse<String> answer = second.post("/api/v1/read-model-rebuilds", "admin", START);
+                assertThat(answer.statusCode()).as(answer.body()).isIn(202, 409);
+                if (answer.statusCode() == 202) {
+                    again.set(JSON.readTree(answer.body()).path("id").asText());
+                }
+                return again.get() != null;
+            });
+            JsonNode interrupted = JSON.readTree(second.get("/api/v1/read-model-rebuilds/" + killed, "viewer").body());
+            assertThat(interrupted.path("phase").asText()).as(interrupted.toString()).isEqualTo("FAILED");
+            assertThat(interrupted.path("failure").asText()).contains("interrupted in LOADING");
+            JsonNode done = await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(
+                    () -> JSON.readTree(second.get("/api/v1/read-model-rebuilds/" + again.get(), "viewer").body()),
+                    view -> view.path("phase").asText().matches("COMPLETED|FAILED|CANCELLED"));
+            assertThat(done.path("phase").asText()).as(done.toString()).isEqualTo("COMPLETED");
+            assertThat(withoutAudit(stable(jdbc))).as("the rebuilt tables").isEqualTo(withoutAudit(before));
+            assertThat(FaultRuns.count(jdbc, "SELECT COUNT(*) FROM admin_action WHERE action = 'ReadModelRebuildRequested'")).isEqualTo(2);
+            assertThat(FaultRuns.count(jdbc, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ?", shadowSchema))
+                    .as("nothing left in the shadow schema").isZero();
+        }
+    }
+
+    /** The tables once two reads a second apart agree: the processors have handled what there was. */
+    private static Map<String, List<Map<String, Object>>> stable(JdbcTemplate jdbc) {
+        AtomicReference<Map<String, List<Map<String, Object>>>> last = new AtomicReference<>(ReadModelTables.snapshot(jdbc));
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            Map<String, List<Map<String, Object>>> now = ReadModelTables.snapshot(jdbc);
+            return now.equals(last.getAndSet(now));
+        });
+        return last.get();
+    }
+
+    /** The audit rows of the rebuilds themselves are the difference a rebuild request makes. */
+    private static Map<String, List<Map<String, Object>>> withoutAudit(Map<String, List<Map<String, Object>>> tables) {
+        Map<String, List<Map<String, Object>>> rest = new java.util.LinkedHashMap<>(tables);
+        rest.remove("admin_action");
+        return rest;
+    }
+}
