@@ -12,31 +12,23 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventBus;
-import org.axonframework.eventhandling.EventMessageHandler;
 import org.axonframework.eventhandling.EventProcessor;
 import org.axonframework.eventhandling.GenericEventMessage;
-import org.axonframework.eventhandling.AnnotationEventHandlerAdapter;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.serialization.Serializer;
-import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import javax.sql.DataSource;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -77,6 +69,8 @@ public class ReadModelRebuilds implements SmartLifecycle {
     });
     private final PeriodicTask heartbeats;
     private final AtomicReference<RebuildRun> current = new AtomicReference<>();
+    /** The rebuild this instance runs or is about to run: its row is not abandoned. */
+    private final AtomicReference<String> active = new AtomicReference<>();
     private volatile boolean stopping;
     private volatile boolean running;
 
@@ -108,7 +102,7 @@ public class ReadModelRebuilds implements SmartLifecycle {
     }
 
     /** Starts a rebuild of {@code processor}'s read models; refused while any rebuild runs. */
-    public RebuildView start(String processor, OperatorAction by) {
+    public synchronized RebuildView start(String processor, OperatorAction by) {
         ReadModelSet set = ReadModelSet.of(processor).orElseThrow(() -> new InvalidValueException("no read models are built by processor '"
                 + processor + "'; these are: " + String.join(", ", processors())));
         if (stopping || !running) {
@@ -122,7 +116,12 @@ public class ReadModelRebuilds implements SmartLifecycle {
                     + "; one rebuild runs at a time");
         }
         String id = UUID.randomUUID().toString();
-        rows.insert(id, processor, by.principal(), by.reason(), owner);
+        try {
+            rows.insert(id, processor, by.principal(), by.reason(), owner);
+        } catch (DuplicateKeyException e) {
+            throw new RebuildRefusedException("another rebuild has just started; one rebuild runs at a time");
+        }
+        active.set(id);
         eventBus.publish(GenericEventMessage.asEventMessage(new ReadModelRebuildRequested(id, processor, by)));
         log.info("bulk rebuild {} of {} requested by {}: {}", id, processor, by.principal(), by.reason());
         runner.execute(() -> run(id, set));
@@ -151,13 +150,15 @@ public class ReadModelRebuilds implements SmartLifecycle {
 
     private void run(String id, ReadModelSet set) {
         ShadowTables shadow = new ShadowTables(live, liveSchema(), shadowSchema(), set.tables());
-        try (ShadowConnection connection = shadowConnection(shadow)) {
-            EventFold fold = new EventFold(handlers(set, connection.jdbc()), connection.transactions(), policy);
-            RebuildRun run = new RebuildRun(id, set, rows, shadow, fold, events, processing, tokens, liveTransaction, serializer, () -> stopping);
-            current.set(run);
-            long head = headIndex();
-            run.run(head);
-            announce(fold.announcements());
+        try {
+            shadow.create();
+            try (GroupFolds folds = GroupFolds.open(set, dataSource, shadow.shadowSchema(), policy)) {
+                RebuildRun run = new RebuildRun(id, set, rows, shadow, folds, events, processing, tokens, liveTransaction, serializer,
+                        () -> stopping);
+                current.set(run);
+                run.run(headIndex());
+                announce(folds.announcements());
+            }
         } catch (RebuildRun.SwapUnfinished e) {
             log.error("{}", e.getMessage(), e);
         } catch (RebuildCancelled e) {
@@ -170,19 +171,14 @@ public class ReadModelRebuilds implements SmartLifecycle {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-        } finally {
+        } finally { // the next rebuild may have been asked for already, once this one's row said it ended
             current.set(null);
+            active.compareAndSet(id, null);
         }
     }
 
-    /** The shadow tables created first: the connection's default schema must exist. */
-    private ShadowConnection shadowConnection(ShadowTables shadow) throws SQLException {
-        shadow.create();
-        return new ShadowConnection(dataSource, shadow.shadowSchema());
-    }
-
     /** Interrupted rows ended, and unfinished swaps finished. */
-    void recover() {
+    synchronized void recover() {
         for (RebuildView rebuild : rows.running()) {
             ReadModelSet set = ReadModelSet.of(rebuild.processor()).orElse(null);
             if (set == null) {
@@ -191,7 +187,7 @@ public class ReadModelRebuilds implements SmartLifecycle {
             }
             ShadowTables shadow = new ShadowTables(live, liveSchema(), shadowSchema(), set.tables());
             boolean abandoned = rebuild.heartbeatAt().isBefore(clock.instant().minus(LEASE))
-                    || (rebuild.runsOn().equals(owner) && current.get() == null);
+                    || (rebuild.runsOn().equals(owner) && !rebuild.id().equals(active.get()));
             if (!abandoned) {
                 continue; // its instance runs it
             }
@@ -211,12 +207,6 @@ public class ReadModelRebuilds implements SmartLifecycle {
     private void heartbeat() {
         rows.heartbeat(owner);
         recover();
-    }
-
-    private Map<String, EventMessageHandler> handlers(ReadModelSet set, JdbcTemplate shadowJdbc) {
-        Map<String, EventMessageHandler> handlers = new LinkedHashMap<>();
-        set.groups().forEach((group, factory) -> handlers.put(group, new AnnotationEventHandlerAdapter(factory.apply(shadowJdbc))));
-        return handlers;
     }
 
     private void announce(List<EventParked> parked) {
@@ -300,39 +290,5 @@ public class ReadModelRebuilds implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
-    }
-
-    /** One connection of the pool, its default schema switched to the shadow one while a run holds it, and switched back. */
-    private static final class ShadowConnection implements AutoCloseable {
-        private final Connection connection;
-        private final String liveCatalog;
-        private final SingleConnectionDataSource shadow;
-
-        ShadowConnection(DataSource dataSource, String schema) throws SQLException {
-            this.connection = dataSource.getConnection();
-            this.liveCatalog = connection.getCatalog();
-            connection.setCatalog(schema);
-            this.shadow = new SingleConnectionDataSource(connection, true);
-        }
-
-        JdbcTemplate jdbc() {
-            return new JdbcTemplate(shadow);
-        }
-
-        SpringTransactionManager transactions() {
-            return new SpringTransactionManager(new DataSourceTransactionManager(shadow));
-        }
-
-        @Override
-        public void close() throws SQLException {
-            try {
-                connection.setCatalog(liveCatalog);
-            } catch (SQLException e) { // a pooled connection must never go back pointing at the shadow schema
-                connection.abort(Runnable::run);
-                throw e;
-            } finally {
-                connection.close();
-            }
-        }
     }
 }

@@ -30,18 +30,19 @@ final class RebuildRows {
         this.clock = clock;
     }
 
+    /** Holds the one running slot: a second running rebuild is refused by the unique key, whichever instance asks. */
     void insert(String id, String processor, String by, String reason, String owner) {
         LocalDateTime now = now();
         jdbc.update("INSERT INTO read_model_rebuild (rebuild_id, processor, phase, requested_by, reason, requested_at, phase_at,"
-                + " heartbeat_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", id, processor, RebuildPhase.PREPARING.name(), by, reason, now, now,
+                + " heartbeat_at, owner, running_slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)", id, processor, RebuildPhase.PREPARING.name(), by, reason, now, now,
                 now, owner);
     }
 
     /** Moves a running rebuild from {@code from} to {@code to}; throws {@link RebuildCancelled} when it no longer is in {@code from}. */
     void phase(String id, RebuildPhase from, RebuildPhase to) {
         LocalDateTime now = now();
-        int updated = jdbc.update("UPDATE read_model_rebuild SET phase = ?, phase_at = ?, heartbeat_at = ?, ended_at = ? WHERE rebuild_id = ?"
-                + " AND phase = ?", to.name(), now, now, to.ended() ? now : null, id, from.name());
+        int updated = jdbc.update("UPDATE read_model_rebuild SET phase = ?, phase_at = ?, heartbeat_at = ?, ended_at = ?, running_slot = ?"
+                + " WHERE rebuild_id = ? AND phase = ?", to.name(), now, now, to.ended() ? now : null, to.ended() ? null : 1, id, from.name());
         requireRunning(id, updated);
     }
 
@@ -65,15 +66,16 @@ final class RebuildRows {
     /** Ends a rebuild that still runs; false when it had ended already. */
     boolean end(String id, RebuildPhase end, String failure) {
         LocalDateTime now = now();
-        return jdbc.update("UPDATE read_model_rebuild SET phase = ?, phase_at = ?, ended_at = ?, failure = ? WHERE rebuild_id = ? AND " + RUNNING,
+        return jdbc.update("UPDATE read_model_rebuild SET phase = ?, phase_at = ?, ended_at = ?, failure = ?, running_slot = NULL"
+                + " WHERE rebuild_id = ? AND " + RUNNING,
                 end.name(), now, now, failure == null ? null : cut(failure), id) == 1;
     }
 
     /** Cancels one that has not begun its swap; false when it is swapping or has ended. */
     boolean cancel(String id, String by) {
         LocalDateTime now = now();
-        return jdbc.update("UPDATE read_model_rebuild SET phase = 'CANCELLED', phase_at = ?, ended_at = ?, cancelled_by = ?, failure = ?"
-                + " WHERE rebuild_id = ? AND " + RUNNING + " AND phase <> 'SWAPPING'", now, now, by, "cancelled by " + by, id) == 1;
+        return jdbc.update("UPDATE read_model_rebuild SET phase = 'CANCELLED', phase_at = ?, ended_at = ?, cancelled_by = ?, failure = ?,"
+                + " running_slot = NULL WHERE rebuild_id = ? AND " + RUNNING + " AND phase <> 'SWAPPING'", now, now, by, "cancelled by " + by, id) == 1;
     }
 
     Optional<RebuildView> find(String id) {

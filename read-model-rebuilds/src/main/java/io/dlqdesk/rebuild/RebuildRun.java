@@ -16,6 +16,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -40,7 +43,7 @@ final class RebuildRun {
     private final ReadModelSet set;
     private final RebuildRows rows;
     private final ShadowTables shadow;
-    private final EventFold fold;
+    private final GroupFolds folds;
     private final EventStorageEngine events;
     private final EventProcessingConfiguration processing;
     private final TokenStore tokens;
@@ -53,14 +56,14 @@ final class RebuildRun {
     private long rowsWritten;
     private int chunks;
 
-    RebuildRun(String id, ReadModelSet set, RebuildRows rows, ShadowTables shadow, EventFold fold, EventStorageEngine events,
+    RebuildRun(String id, ReadModelSet set, RebuildRows rows, ShadowTables shadow, GroupFolds folds, EventStorageEngine events,
                EventProcessingConfiguration processing, TokenStore tokens, TransactionTemplate liveTransaction, Serializer serializer,
                BooleanSupplier stopping) {
         this.id = id;
         this.set = set;
         this.rows = rows;
         this.shadow = shadow;
-        this.fold = fold;
+        this.folds = folds;
         this.events = events;
         this.processing = processing;
         this.tokens = tokens;
@@ -91,30 +94,69 @@ final class RebuildRun {
         swap(position);
     }
 
+    /**
+     * Folds from {@code from} to the store's head: a chunk is read (its payloads deserialised here) while the one before
+     * it is applied by the groups.
+     */
     private TrackingToken fold(TrackingToken from, RebuildPhase phase) throws InterruptedException {
         TrackingToken position = from;
         try (Stream<? extends TrackedEventMessage<?>> stream = events.readEvents(from, false)) {
             Iterator<? extends TrackedEventMessage<?>> iterator = stream.iterator();
-            List<TrackedEventMessage<?>> chunk = new ArrayList<>(CHUNK);
-            while (iterator.hasNext()) {
-                chunk.add(iterator.next());
-                if (chunk.size() == CHUNK || !iterator.hasNext()) {
-                    if (stopping.getAsBoolean()) {
-                        throw new RebuildCancelled("the service is stopping");
-                    }
-                    fold.apply(chunk);
-                    position = chunk.get(chunk.size() - 1).trackingToken();
-                    eventsRead += chunk.size();
-                    eventsEstimated = Math.max(eventsEstimated, eventsRead);
-                    chunk.clear();
-                    if (++chunks % ROWS_EVERY == 1) {
-                        rowsWritten = shadow.rowsEstimate();
-                    }
-                    rows.progress(id, phase, eventsRead, eventsEstimated, rowsWritten, fold.parked().size());
+            List<TrackedEventMessage<?>> applying = List.of();
+            CompletableFuture<Void> applied = CompletableFuture.completedFuture(null);
+            while (true) {
+                List<TrackedEventMessage<?>> next = read(iterator);
+                await(applied);
+                if (!applying.isEmpty()) {
+                    position = applying.get(applying.size() - 1).trackingToken();
+                    progress(phase, applying.size());
                 }
+                if (next.isEmpty()) {
+                    return position;
+                }
+                if (stopping.getAsBoolean()) {
+                    throw new RebuildCancelled("the service is stopping");
+                }
+                applying = next;
+                applied = folds.apply(next);
             }
         }
-        return position;
+    }
+
+    private static List<TrackedEventMessage<?>> read(Iterator<? extends TrackedEventMessage<?>> iterator) {
+        List<TrackedEventMessage<?>> chunk = new ArrayList<>(CHUNK);
+        while (chunk.size() < CHUNK && iterator.hasNext()) {
+            TrackedEventMessage<?> event = iterator.next();
+            event.getPayload(); // deserialised once, here, not by each group's thread
+            event.getMetaData();
+            chunk.add(event);
+        }
+        return chunk;
+    }
+
+    private static void await(CompletableFuture<Void> applied) throws InterruptedException {
+        try {
+            applied.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof CompletionException completion && completion.getCause() != null ? completion.getCause()
+                    : e.getCause();
+            if (cause instanceof InterruptedException interrupted) {
+                throw interrupted;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    private void progress(RebuildPhase phase, int events) {
+        eventsRead += events;
+        eventsEstimated = Math.max(eventsEstimated, eventsRead);
+        if (++chunks % ROWS_EVERY == 1) {
+            rowsWritten = shadow.rowsEstimate();
+        }
+        rows.progress(id, phase, eventsRead, eventsEstimated, rowsWritten, folds.parkedCount());
     }
 
     /**
@@ -133,7 +175,7 @@ final class RebuildRun {
         try {
             TrackingToken position = fold(caughtUp, RebuildPhase.CATCHING_UP);
             rowsWritten = shadow.rowsEstimate();
-            rows.progress(id, RebuildPhase.CATCHING_UP, eventsRead, eventsEstimated, rowsWritten, fold.parked().size());
+            rows.progress(id, RebuildPhase.CATCHING_UP, eventsRead, eventsEstimated, rowsWritten, folds.parkedCount());
             liveTransaction.executeWithoutResult(status -> {
                 int[] segments = tokens.fetchSegments(set.processor());
                 if (segments.length == 0) {
@@ -145,7 +187,7 @@ final class RebuildRun {
                 for (String group : set.groups().keySet()) {
                     queue(group).clear();
                 }
-                for (EventFold.Parked parked : fold.parked()) {
+                for (EventFold.Parked parked : folds.parked()) {
                     queue(parked.group()).enqueue(parked.sequence(), parked.letter());
                 }
                 rows.swapping(id, position == null ? null : serializer.serialize(position, byte[].class).getData());
@@ -153,7 +195,7 @@ final class RebuildRun {
             tokensStored = true;
             finishSwap(id, shadow, rows);
             swapped = true;
-            log.info("bulk rebuild {} of {} swapped in: {} events, {} parked", id, set.processor(), eventsRead, fold.parked().size());
+            log.info("bulk rebuild {} of {} swapped in: {} events, {} parked", id, set.processor(), eventsRead, folds.parkedCount());
         } catch (RuntimeException e) {
             if (tokensStored) { // the tokens are at the new tables' position: the old ones must not be fed from it
                 throw new SwapUnfinished("bulk rebuild " + id + " stored the tokens of " + set.processor() + " but could not rename its"
