@@ -19,6 +19,9 @@ import io.dlqdesk.domain.parked.EventParked;
 import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.domain.parked.ParkedEventEvicted;
 import io.dlqdesk.domain.parked.ParkedEventsRetried;
+import io.dlqdesk.domain.rebuild.ReadModelRebuildRequested;
+import io.dlqdesk.rebuild.RebuildPhase;
+import io.dlqdesk.rebuild.RebuildView;
 import io.dlqdesk.domain.record.EventId;
 import io.dlqdesk.domain.record.ExceptionSummary;
 import io.dlqdesk.domain.record.FailedRecord;
@@ -137,6 +140,15 @@ class BoundedValuesIT {
         bounds.put("replay_outbox.owner", 249); // a ledger name, as every command checks it (CommandArguments)
         bounds.put("replay_outbox.last_error", PublishResult.MAX_REASON_LENGTH);
         bounds.put("admin_action.processing_group", ParkedEvent.MAX_NAME_LENGTH);
+        // a bulk rebuild's row: a processor's name as its events bound it, who and why, our phases, and what the code cuts
+        bounds.put("read_model_rebuild.rebuild_id", ReadModelRebuildRequested.MAX_ID_LENGTH);
+        bounds.put("read_model_rebuild.processor", ParkedEvent.MAX_NAME_LENGTH);
+        bounds.put("read_model_rebuild.phase", longest(RebuildPhase.values()));
+        bounds.put("read_model_rebuild.requested_by", OperatorAction.MAX_PRINCIPAL_LENGTH);
+        bounds.put("read_model_rebuild.cancelled_by", OperatorAction.MAX_PRINCIPAL_LENGTH);
+        bounds.put("read_model_rebuild.reason", OperatorAction.MAX_REASON_LENGTH);
+        bounds.put("read_model_rebuild.failure", RebuildView.MAX_FAILURE_LENGTH);
+        bounds.put("read_model_rebuild.owner", RebuildView.MAX_RUNS_ON_LENGTH);
         bounds.put("admin_action.sequence_identifier", ParkedEvent.MAX_NAME_LENGTH);
         // cut to these by the code that writes them
         bounds.put("incident_history.detail", IncidentHistoryProjection.MAX_DETAIL);

@@ -104,6 +104,9 @@ class RebuildWhileServingIT {
             assertThat(all).as("records arrived during the rebuilds").isGreaterThan(BEFORE);
             await().atMost(WAIT).until(() -> total(app, source) == all);
             assertThat(RunningApp.get(app, "/api/v1/audit?principal=admin", "viewer", RunningApp.PASSWORD).body()).contains("ReadModelRebuildRequested");
+            HttpResponse<String> page = ConsoleSession.signedIn(app, "viewer").get("/console/rebuilds");
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("COMPLETED", "incident-read-models", "rollback-facts", "replay-jobs", "rebuild test");
 
             // the same tables, built by the processors from the start
             awaitCaughtUp(app);

@@ -3,6 +3,7 @@ package io.dlqdesk.rebuild;
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.parked.EventParked;
+import io.dlqdesk.domain.parked.ParkedEvent;
 import io.dlqdesk.domain.rebuild.ReadModelRebuildCancelled;
 import io.dlqdesk.domain.rebuild.ReadModelRebuildRequested;
 import io.dlqdesk.parked.ParkingPolicy;
@@ -19,6 +20,7 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -39,10 +41,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * Bulk (blue/green) rebuilds of a processor's read models beside it: one at a time across the instances, each on a thread
  * of its own. A run's row is its lease: refreshed every few seconds by its instance; a running row whose heartbeat stopped
  * for {@link #LEASE} was interrupted (the instance died) and is ended as failed, its shadow tables dropped; the live tables
- * were never touched. A row that stopped in SWAPPING has its processor's tokens stored already: its rename is finished
- * (at start, before the processors run, and every few seconds).
+ * were never touched. A row in SWAPPING has its processor's tokens stored already: any instance that sees it, but the one
+ * running it, finishes its rename (at start, before the processors run, and every few seconds); twice is harmless.
  */
-public class ReadModelRebuilds implements SmartLifecycle {
+public class ReadModelRebuilds implements SmartLifecycle, SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(ReadModelRebuilds.class);
     static final Duration LEASE = Duration.ofSeconds(30);
@@ -102,6 +104,13 @@ public class ReadModelRebuilds implements SmartLifecycle {
 
     /** Starts a rebuild of {@code processor}'s read models; refused while any rebuild runs. */
     public synchronized RebuildView start(String processor, OperatorAction by) {
+        if (processor == null || processor.isBlank()) {
+            throw new InvalidValueException("a processor is required, one of: " + String.join(", ", processors()));
+        }
+        if (processor.length() > ParkedEvent.MAX_NAME_LENGTH) { // not echoed back: it names nothing anyway
+            throw new InvalidValueException("a processor's name is at most " + ParkedEvent.MAX_NAME_LENGTH + " characters; these are: "
+                    + String.join(", ", processors()));
+        }
         ReadModelSet set = ReadModelSet.of(processor).orElseThrow(() -> new InvalidValueException("no read models are built by processor '"
                 + processor + "'; these are: " + String.join(", ", processors())));
         if (stopping || !running) {
@@ -185,17 +194,23 @@ public class ReadModelRebuilds implements SmartLifecycle {
                 continue;
             }
             ShadowTables shadow = new ShadowTables(live, liveSchema(), shadowSchema(), set.tables());
-            boolean abandoned = rebuild.heartbeatAt().isBefore(clock.instant().minus(LEASE))
-                    || (rebuild.runsOn().equals(owner) && !rebuild.id().equals(active.get()));
-            if (!abandoned) {
-                continue; // its instance runs it
+            if (rebuild.id().equals(active.get())) {
+                continue; // this instance's run: it finishes or ends it itself
             }
-            if (rebuild.phase() == RebuildPhase.SWAPPING) {
+            if (rebuild.phase() == RebuildPhase.SWAPPING) { // its tokens are stored: whoever sees it finishes it, at once
                 RebuildRun.finishSwap(rebuild.id(), shadow, rows);
                 log.warn("bulk rebuild {} of {}: its swap was interrupted after the tokens were stored; the rename is finished now",
                         rebuild.id(), rebuild.processor());
-                processing.eventProcessor(set.processor()).filter(p -> running && !p.isRunning()).ifPresent(EventProcessor::start);
-            } else if (rows.end(rebuild.id(), RebuildPhase.FAILED, "interrupted in " + rebuild.phase() + ": its instance stopped running it"
+                if (running) { // at start the processors are not running yet: they start from the stored tokens, on the new tables
+                    processing.eventProcessor(set.processor()).filter(p -> !p.isRunning()).ifPresent(EventProcessor::start);
+                }
+                continue;
+            }
+            boolean abandoned = rebuild.heartbeatAt().isBefore(clock.instant().minus(LEASE)) || rebuild.runsOn().equals(owner);
+            if (!abandoned) {
+                continue; // its instance runs it
+            }
+            if (rows.end(rebuild.id(), RebuildPhase.FAILED, "interrupted in " + rebuild.phase() + ": its instance stopped running it"
                     + " (stopped or died); the live tables were not touched; start a new rebuild")) {
                 dropQuietly(shadow);
                 log.warn("bulk rebuild {} of {} was interrupted in {}; ended as failed", rebuild.id(), rebuild.processor(), rebuild.phase());
@@ -222,7 +237,7 @@ public class ReadModelRebuilds implements SmartLifecycle {
     private static String instanceName() {
         String host = System.getenv().getOrDefault("HOSTNAME", "instance"); // no name lookup: it could ask a DNS server
         String name = host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
-        return name.length() <= 255 ? name : name.substring(name.length() - 255);
+        return name.length() <= RebuildView.MAX_RUNS_ON_LENGTH ? name : name.substring(name.length() - RebuildView.MAX_RUNS_ON_LENGTH);
     }
 
     /** Configured, or the live schema's name with {@code _rebuild}. */
@@ -257,17 +272,22 @@ public class ReadModelRebuilds implements SmartLifecycle {
                 + root.getMessage() + ")");
     }
 
-    /** Before the event processors: a swap a restart interrupted is finished before they read their tokens. */
+    /** Before any lifecycle starts, so before the event processors: a swap a restart interrupted is finished first. */
+    @Override
+    public void afterSingletonsInstantiated() {
+        recover();
+    }
+
+    /** After Axon's processors have started, and stopped (a run under way ended) before they stop. */
     @Override
     public int getPhase() {
-        return Integer.MIN_VALUE + 1000;
+        return SmartLifecycle.DEFAULT_PHASE;
     }
 
     @Override
     public void start() {
-        recover();
-        heartbeats.start();
         running = true;
+        heartbeats.start();
     }
 
     @Override

@@ -59,6 +59,13 @@ final class RebuildRows {
         requireRunning(id, updated);
     }
 
+    /** SWAPPING to COMPLETED; nothing when another finished it already. */
+    void completeSwap(String id) {
+        LocalDateTime now = now();
+        jdbc.update("UPDATE read_model_rebuild SET phase = 'COMPLETED', phase_at = ?, ended_at = ?, running_slot = NULL WHERE rebuild_id = ?"
+                + " AND phase = 'SWAPPING'", now, now, id);
+    }
+
     void heartbeat(String owner) {
         jdbc.update("UPDATE read_model_rebuild SET heartbeat_at = ? WHERE owner = ? AND " + RUNNING, now(), owner);
     }
@@ -134,6 +141,6 @@ final class RebuildRows {
     }
 
     private static String cut(String text) {
-        return text.length() <= 2000 ? text : text.substring(0, 2000);
+        return text.length() <= RebuildView.MAX_FAILURE_LENGTH ? text : text.substring(0, RebuildView.MAX_FAILURE_LENGTH);
     }
 }

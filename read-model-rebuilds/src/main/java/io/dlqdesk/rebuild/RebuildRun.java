@@ -209,12 +209,22 @@ final class RebuildRun {
         }
     }
 
-    /** The rename (unless done already), the row completed, the old tables dropped: after the tokens, from a run or a recovery. */
+    /**
+     * The rename (unless done already), the row completed, the old tables dropped: after the tokens, from the run or from
+     * any instance's recovery. Two of them at once are harmless: the rename is one atomic statement, so the second finds
+     * it done, and completing or dropping twice changes nothing.
+     */
     static void finishSwap(String id, ShadowTables shadow, RebuildRows rows) {
         if (shadow.loaded()) {
-            shadow.swap();
+            try {
+                shadow.swap();
+            } catch (RuntimeException e) {
+                if (shadow.loaded()) {
+                    throw e;
+                }
+            }
         }
-        rows.phase(id, RebuildPhase.SWAPPING, RebuildPhase.COMPLETED);
+        rows.completeSwap(id);
         shadow.dropOld();
     }
 

@@ -11,4 +11,9 @@ import java.time.Instant;
 public record RebuildView(String id, String processor, RebuildPhase phase, String requestedBy, String reason, Instant requestedAt,
                           Instant phaseAt, Instant heartbeatAt, Instant endedAt, String runsOn, long eventsRead, long eventsEstimated,
                           long rowsWritten, int parkedEvents, String cancelledBy, String failure, Duration eta) {
+
+    /** What a failure's description is cut to. */
+    public static final int MAX_FAILURE_LENGTH = 2000;
+    /** What an instance's name is cut to. */
+    public static final int MAX_RUNS_ON_LENGTH = 255;
 }
