@@ -42,10 +42,8 @@ public class RebuildController {
 
     @PostMapping
     public ResponseEntity<RebuildView> start(@RequestBody(required = false) RebuildRequest body, Authentication caller) {
-        if (body == null || body.processor() == null) {
-            throw new InvalidValueException("'processor' is required (one of " + rebuilds.processors() + ")");
-        }
-        RebuildView started = rebuilds.start(body.processor(), OperatorActions.of(caller, body.reason(), clock));
+        RebuildView started = rebuilds.start(body == null ? null : body.processor(), // a missing one is refused there, naming them
+                OperatorActions.of(caller, body == null ? null : body.reason(), clock));
         return ResponseEntity.accepted().location(URI.create("/api/v1/read-model-rebuilds/" + started.id())).body(started);
     }
 

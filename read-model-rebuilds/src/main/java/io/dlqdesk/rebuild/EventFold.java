@@ -17,15 +17,13 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
- * Folds events into a read model set's tables with the same event handlers its processor runs, without the processor: a
- * chunk of events is one unit of work and one transaction, so each projection writes its batch once per chunk as it does
+ * Folds events into one processing group's tables with the same event handlers its processor runs, without the processor:
+ * a chunk of events is one unit of work and one transaction, so each projection writes its batch once per chunk as it does
  * once per processor batch. Failures are treated as the processor's dead-letter queue treats them: an event a group cannot
  * handle is decided by the same {@link ParkingPolicy} (the chunk runs again until the event has failed its attempts, then it
  * is parked), and the group's later events of the same sequence (aggregate) are parked behind it. The parked letters and
@@ -37,10 +35,11 @@ final class EventFold {
     /** A chunk that keeps failing for a reason not an event's own (the database away) fails the rebuild after this many. */
     private static final int MAX_TRIES = 8;
 
-    private final Map<String, EventMessageHandler> groups;
+    private final String group;
+    private final EventMessageHandler handler;
     private final TransactionManager transactions;
     private final ParkingPolicy policy;
-    private final Map<String, Set<Object>> parkedSequences = new HashMap<>();
+    private final Set<Object> parkedSequences = new HashSet<>();
     private final List<Parked> parked = new ArrayList<>();
     private final List<EventParked> announcements = new ArrayList<>();
 
@@ -48,8 +47,9 @@ final class EventFold {
     record Parked(String group, Object sequence, DeadLetter<? extends EventMessage<?>> letter) {
     }
 
-    EventFold(Map<String, EventMessageHandler> groups, TransactionManager transactions, ParkingPolicy policy) {
-        this.groups = groups;
+    EventFold(String group, EventMessageHandler handler, TransactionManager transactions, ParkingPolicy policy) {
+        this.group = group;
+        this.handler = handler;
         this.transactions = transactions;
         this.policy = policy;
     }
@@ -82,52 +82,52 @@ final class EventFold {
         return List.copyOf(parked);
     }
 
+    int parkedCount() {
+        return parked.size();
+    }
+
     List<EventParked> announcements() {
         return List.copyOf(announcements);
     }
 
     private void handle(EventMessage<?> event, Attempt tried) throws Exception {
+        if (!handler.canHandle(event)) {
+            return;
+        }
         Object sequence = event instanceof DomainEventMessage<?> domain ? domain.getAggregateIdentifier() : event.getIdentifier();
-        for (Map.Entry<String, EventMessageHandler> group : groups.entrySet()) {
-            EventMessageHandler handler = group.getValue();
-            if (!handler.canHandle(event)) {
-                continue;
-            }
-            if (tried.isParked(group.getKey(), sequence)) {
-                tried.park(group.getKey(), sequence, new GenericDeadLetter<>(sequence, event));
-                continue;
-            }
-            try {
-                handler.handle(event);
-            } catch (Exception e) {
-                DeadLetter<EventMessage<?>> letter = new GenericDeadLetter<>(sequence, event, e);
-                EnqueuePolicy<EventMessage<?>> groupPolicy = policy.forGroup(group.getKey(), tried.announced::add);
-                EnqueueDecision<EventMessage<?>> decision = groupPolicy.decide(letter, e); // throws when the chunk must run again
-                if (decision.shouldEnqueue()) {
-                    tried.park(group.getKey(), sequence, decision.withDiagnostics(letter.withCause(decision.enqueueCause().orElse(null))));
-                }
+        if (tried.isParked(sequence)) {
+            tried.park(sequence, new GenericDeadLetter<>(sequence, event));
+            return;
+        }
+        try {
+            handler.handle(event);
+        } catch (Exception e) {
+            DeadLetter<EventMessage<?>> letter = new GenericDeadLetter<>(sequence, event, e);
+            EnqueuePolicy<EventMessage<?>> groupPolicy = policy.forGroup(group, tried.announced::add);
+            EnqueueDecision<EventMessage<?>> decision = groupPolicy.decide(letter, e); // throws when the chunk must run again
+            if (decision.shouldEnqueue()) {
+                tried.park(sequence, decision.withDiagnostics(letter.withCause(decision.enqueueCause().orElse(null))));
             }
         }
     }
 
     /** What one try of a chunk parked: kept only when the chunk commits. */
     private final class Attempt {
-        private final Map<String, Set<Object>> sequences = new HashMap<>();
+        private final Set<Object> sequences = new HashSet<>();
         private final List<Parked> letters = new ArrayList<>();
         private final List<EventParked> announced = new ArrayList<>();
 
-        boolean isParked(String group, Object sequence) {
-            return parkedSequences.getOrDefault(group, Set.of()).contains(sequence)
-                    || sequences.getOrDefault(group, Set.of()).contains(sequence);
+        boolean isParked(Object sequence) {
+            return parkedSequences.contains(sequence) || sequences.contains(sequence);
         }
 
-        void park(String group, Object sequence, DeadLetter<? extends EventMessage<?>> letter) {
-            sequences.computeIfAbsent(group, g -> new HashSet<>()).add(sequence);
+        void park(Object sequence, DeadLetter<? extends EventMessage<?>> letter) {
+            sequences.add(sequence);
             letters.add(new Parked(group, sequence, letter));
         }
 
         void keep() {
-            sequences.forEach((group, parkedHere) -> parkedSequences.computeIfAbsent(group, g -> new HashSet<>()).addAll(parkedHere));
+            parkedSequences.addAll(sequences);
             parked.addAll(letters);
             announcements.addAll(announced);
         }

@@ -50,7 +50,7 @@ final class GroupFolds implements AutoCloseable {
             for (Map.Entry<String, java.util.function.Function<JdbcTemplate, Object>> group : set.groups().entrySet()) {
                 ShadowConnection connection = new ShadowConnection(dataSource, shadowSchema);
                 folds.connections.add(connection);
-                folds.folds.add(new EventFold(Map.of(group.getKey(), new AnnotationEventHandlerAdapter(group.getValue().apply(connection.jdbc()))),
+                folds.folds.add(new EventFold(group.getKey(), new AnnotationEventHandlerAdapter(group.getValue().apply(connection.jdbc())),
                         connection.transactions(), policy));
             }
             return folds;
@@ -73,7 +73,7 @@ final class GroupFolds implements AutoCloseable {
     }
 
     int parkedCount() {
-        return folds.stream().mapToInt(fold -> fold.parked().size()).sum();
+        return folds.stream().mapToInt(EventFold::parkedCount).sum();
     }
 
     List<EventFold.Parked> parked() {

@@ -72,6 +72,11 @@ public class ReadModelRebuilds implements SmartLifecycle, SmartInitializingSingl
     private final AtomicReference<RebuildRun> current = new AtomicReference<>();
     /** The rebuild this instance runs or is about to run: its row is not abandoned. */
     private final AtomicReference<String> active = new AtomicReference<>();
+    /** The live and shadow schemas' names, read from the database once. */
+    private volatile Schemas schemas;
+
+    private record Schemas(String live, String shadow) {
+    }
     private volatile boolean stopping;
     private volatile boolean running;
 
@@ -157,7 +162,7 @@ public class ReadModelRebuilds implements SmartLifecycle, SmartInitializingSingl
     }
 
     private void run(String id, ReadModelSet set) {
-        ShadowTables shadow = new ShadowTables(live, liveSchema(), shadowSchema(), set.tables());
+        ShadowTables shadow = shadowTables(set);
         try {
             shadow.create();
             try (GroupFolds folds = GroupFolds.open(set, dataSource, shadow.shadowSchema(), policy)) {
@@ -193,10 +198,10 @@ public class ReadModelRebuilds implements SmartLifecycle, SmartInitializingSingl
                 rows.end(rebuild.id(), RebuildPhase.FAILED, "no read model set is named " + rebuild.processor() + " any more");
                 continue;
             }
-            ShadowTables shadow = new ShadowTables(live, liveSchema(), shadowSchema(), set.tables());
             if (rebuild.id().equals(active.get())) {
                 continue; // this instance's run: it finishes or ends it itself
             }
+            ShadowTables shadow = shadowTables(set);
             if (rebuild.phase() == RebuildPhase.SWAPPING) { // its tokens are stored: whoever sees it finishes it, at once
                 RebuildRun.finishSwap(rebuild.id(), shadow, rows);
                 log.warn("bulk rebuild {} of {}: its swap was interrupted after the tokens were stored; the rename is finished now",
@@ -219,7 +224,9 @@ public class ReadModelRebuilds implements SmartLifecycle, SmartInitializingSingl
     }
 
     private void heartbeat() {
-        rows.heartbeat(owner);
+        if (active.get() != null) { // only a run of this instance has a row to renew
+            rows.heartbeat(owner);
+        }
         recover();
     }
 
@@ -240,13 +247,15 @@ public class ReadModelRebuilds implements SmartLifecycle, SmartInitializingSingl
         return name.length() <= RebuildView.MAX_RUNS_ON_LENGTH ? name : name.substring(name.length() - RebuildView.MAX_RUNS_ON_LENGTH);
     }
 
-    /** Configured, or the live schema's name with {@code _rebuild}. */
-    private String shadowSchema() {
-        return shadowSchema.isBlank() ? liveSchema() + "_rebuild" : shadowSchema;
-    }
-
-    private String liveSchema() {
-        return live.queryForObject("SELECT DATABASE()", String.class);
+    /** In the shadow schema: configured, or the live schema's name with {@code _rebuild}. */
+    private ShadowTables shadowTables(ReadModelSet set) {
+        Schemas names = schemas;
+        if (names == null) {
+            String liveSchema = live.queryForObject("SELECT DATABASE()", String.class);
+            names = new Schemas(liveSchema, shadowSchema.isBlank() ? liveSchema + "_rebuild" : shadowSchema);
+            schemas = names;
+        }
+        return new ShadowTables(live, names.live(), names.shadow(), set.tables());
     }
 
     private long headIndex() {

@@ -85,13 +85,11 @@ final class ShadowTables {
 
     /** Whether every shadow table exists: a swap has not happened yet. */
     boolean loaded() {
-        return count(tables) == tables.size();
+        return overShadowTables("COUNT(*)") == tables.size();
     }
 
     long rowsEstimate() {
-        Long rows = jdbc.queryForObject("SELECT COALESCE(SUM(table_rows), 0) FROM information_schema.tables WHERE table_schema = ? AND table_name IN ("
-                + tables.stream().map(t -> "?").collect(Collectors.joining(", ")) + ")", Long.class, arguments(tables));
-        return rows == null ? 0 : rows;
+        return overShadowTables("COALESCE(SUM(table_rows), 0)");
     }
 
     /** Drops whatever this set has in the shadow schema: shadow tables and old live ones. */
@@ -107,17 +105,14 @@ final class ShadowTables {
         }
     }
 
-    private int count(List<String> names) {
-        Integer found = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ? AND table_name IN ("
-                + names.stream().map(t -> "?").collect(Collectors.joining(", ")) + ")", Integer.class, arguments(names));
-        return found == null ? 0 : found;
-    }
-
-    private Object[] arguments(List<String> names) {
+    /** {@code aggregate} over the rows information_schema has for this set's tables in the shadow schema. */
+    private long overShadowTables(String aggregate) {
         List<Object> arguments = new ArrayList<>();
         arguments.add(shadow);
-        arguments.addAll(names);
-        return arguments.toArray();
+        arguments.addAll(tables);
+        Long value = jdbc.queryForObject("SELECT " + aggregate + " FROM information_schema.tables WHERE table_schema = ? AND table_name IN ("
+                + tables.stream().map(t -> "?").collect(Collectors.joining(", ")) + ")", Long.class, arguments.toArray());
+        return value == null ? 0 : value;
     }
 
     private List<String> secondaryIndexes(String table) {

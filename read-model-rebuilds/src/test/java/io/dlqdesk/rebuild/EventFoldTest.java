@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,7 +76,7 @@ class EventFoldTest {
     }
 
     private static EventFold fold(Recorder recorder) {
-        return new EventFold(Map.of("test-group", new AnnotationEventHandlerAdapter(recorder)), NoTransactionManager.instance(),
+        return new EventFold("test-group", new AnnotationEventHandlerAdapter(recorder), NoTransactionManager.instance(),
                 new ParkingPolicy(ATTEMPTS, Clock.systemUTC()));
     }
 
