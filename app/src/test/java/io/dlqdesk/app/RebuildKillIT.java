@@ -36,14 +36,11 @@ class RebuildKillIT {
 
     @Test
     void killedWhileLoadingTheLiveTablesStayAsTheyWereAndANewRebuildCompletes(TestDatabase database, KafkaBroker broker) throws Exception {
-        String source = run.topic("orders");
-        String dlqTopic = run.dlqTopic();
-        IngestLedger.createTopic(broker, source, 2, Map.of());
-        IngestLedger.createTopic(broker, dlqTopic, 2, Map.of());
-        FaultRuns.replayableFailures(broker, source, dlqTopic, "orders-service", INCIDENTS);
-        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of());
-        JdbcTemplate jdbc = FaultRuns.jdbc(database);
-        String shadowSchema = jdbc.queryForObject("SELECT DATABASE()", String.class) + "_rebuild";
+        Failed failed = failed(database, broker);
+        String source = failed.source();
+        Map<String, Object> settings = failed.settings();
+        JdbcTemplate jdbc = failed.jdbc();
+        String shadowSchema = failed.shadowSchema();
 
         Map<String, List<Map<String, Object>>> before;
         String killed;
@@ -106,14 +103,11 @@ class RebuildKillIT {
      */
     @Test
     void killedBeforeItsRenameTheSwapIsFinishedAtTheNextStart(TestDatabase database, KafkaBroker broker) throws Exception {
-        String source = run.topic("orders");
-        String dlqTopic = run.dlqTopic();
-        IngestLedger.createTopic(broker, source, 2, Map.of());
-        IngestLedger.createTopic(broker, dlqTopic, 2, Map.of());
-        FaultRuns.replayableFailures(broker, source, dlqTopic, "orders-service", INCIDENTS);
-        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of());
-        JdbcTemplate jdbc = FaultRuns.jdbc(database);
-        String shadowSchema = jdbc.queryForObject("SELECT DATABASE()", String.class) + "_rebuild";
+        Failed failed = failed(database, broker);
+        String source = failed.source();
+        Map<String, Object> settings = failed.settings();
+        JdbcTemplate jdbc = failed.jdbc();
+        String shadowSchema = failed.shadowSchema();
 
         Map<String, List<Map<String, Object>>> before;
         String swapped;
@@ -153,10 +147,25 @@ class RebuildKillIT {
             // the processor goes on from where the rebuilt tables are
             String more = run.topic("more");
             IngestLedger.createTopic(broker, more, 2, Map.of());
-            FaultRuns.replayableFailures(broker, more, dlqTopic, "orders-service", 20);
+            FaultRuns.replayableFailures(broker, more, run.dlqTopic(), "orders-service", 20);
             await().atMost(Duration.ofMinutes(2)).until(() -> FaultRuns.count(jdbc, "SELECT COUNT(*) FROM incident_summary WHERE topic = ?", more)
                     == 20);
         }
+    }
+
+    /** The run's DLQ records, the service's settings and the database, before any service started. */
+    private record Failed(String source, Map<String, Object> settings, JdbcTemplate jdbc, String shadowSchema) {
+    }
+
+    /** {@value #INCIDENTS} source records failed once and dead-lettered to the run's DLQ topic. */
+    private Failed failed(TestDatabase database, KafkaBroker broker) throws Exception {
+        String source = run.topic("orders");
+        IngestLedger.createTopic(broker, source, 2, Map.of());
+        IngestLedger.createTopic(broker, run.dlqTopic(), 2, Map.of());
+        FaultRuns.replayableFailures(broker, source, run.dlqTopic(), "orders-service", INCIDENTS);
+        JdbcTemplate jdbc = FaultRuns.jdbc(database);
+        return new Failed(source, FaultRuns.service(database, broker, run, Map.of()), jdbc,
+                jdbc.queryForObject("SELECT DATABASE()", String.class) + "_rebuild");
     }
 
     /** The tables once two reads a second apart agree: the processors have handled what there was. */
