@@ -3,6 +3,7 @@ package io.dlqdesk.app;
 import io.dlqdesk.retention.RetentionBudget;
 import io.dlqdesk.retention.RetentionProperties;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.YamlPropertySourceLoader;
@@ -11,6 +12,7 @@ import org.springframework.core.io.ClassPathResource;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,6 +32,15 @@ class ShippedDefaultsTest {
 
         assertThat(new RetentionBudget(replayWindow, retention.clockSkewMargin(), retention.cleanupDelayMargin(),
                 retention.consumerIdempotencyRetention()).violations()).isEmpty();
+    }
+
+    @Test
+    void theEventsPublisherSharesProduceRequestsButHoldsASendBriefly() throws Exception {
+        Map<String, String> producer = shipped().bind("axon.kafka.producer.properties", Bindable.mapOf(String.class, String.class)).get();
+        // kafka-clients 3.9's defaults (0 ms, 16 KiB) made a storm's events requests of a few events each
+        assertThat(Integer.parseInt(producer.get("linger.ms"))).isBetween(5, 50);
+        assertThat(Integer.parseInt(producer.get("batch.size"))).isGreaterThanOrEqualTo(128 * 1024);
+        assertThat(producer).containsEntry("enable.idempotence", "true");
     }
 
     @Test
