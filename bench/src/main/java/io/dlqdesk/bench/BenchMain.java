@@ -47,12 +47,12 @@ public final class BenchMain {
         KafkaBroker broker = infrastructure.broker();
         TestDatabase database = infrastructure.databaseFor(BenchMain.class);
         List<String> topics = new ArrayList<>(List.of(MemoryBench.TOPIC));
-        for (int round = 0; round < settings.rounds(); round++) {
+        for (int round = 0; round <= settings.rounds(); round++) { // round 0 warms up
             topics.addAll(List.of(ReplayBench.sourceTopic(round), ReplayBench.prepTopic(round), IngestBench.topic(round)));
         }
-        topics.add(IngestBench.topic(settings.rounds())); // the write path alone, after the rounds
-        topics.add(IngestBench.topic(settings.rounds() + 1)); // and with every handler skipped (the ingest floor)
-        topics.add(IngestBench.topic(settings.rounds() + 2)); // and with only the list's handlers working (the list's floor)
+        topics.add(IngestBench.topic(settings.rounds() + 1)); // the write path alone, after the rounds
+        topics.add(IngestBench.topic(settings.rounds() + 2)); // and with every handler skipped (the ingest floor)
+        topics.add(IngestBench.topic(settings.rounds() + 3)); // and with only the list's handlers working (the list's floor)
         Records.createTopics(broker, topics); // before the service starts, so its ingest loop reads them from the start
 
         Map<String, Object> json = new LinkedHashMap<>();
