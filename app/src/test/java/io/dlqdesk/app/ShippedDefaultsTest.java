@@ -35,12 +35,12 @@ class ShippedDefaultsTest {
     }
 
     @Test
-    void theEventsPublisherSharesProduceRequestsButHoldsASendBriefly() throws Exception {
+    void theEventsPublisherSharesProduceRequestsButHoldsASendBrieflyInBatchesKafkaCanSplit() throws Exception {
         Map<String, String> producer = shipped().bind("axon.kafka.producer.properties", Bindable.mapOf(String.class, String.class)).get();
-        // kafka-clients 3.9's defaults (0 ms, 16 KiB) made a storm's events requests of a few events each
+        // kafka-clients 3.9's linger.ms (0) made a storm's events requests of a few events each
         assertThat(Integer.parseInt(producer.get("linger.ms"))).isBetween(5, 50);
-        assertThat(Integer.parseInt(producer.get("batch.size"))).isGreaterThanOrEqualTo(128 * 1024);
-        assertThat(producer).containsEntry("enable.idempotence", "true");
+        // a larger batch.size than the 16 KiB default makes a too-large event fail its whole batch for ever (ParkedEventsIT)
+        assertThat(producer).doesNotContainKey("batch.size").containsEntry("enable.idempotence", "true");
     }
 
     @Test
