@@ -133,8 +133,9 @@ public final class BenchMain {
     }
 
     /**
-     * The read models' rebuild against the raw scan, rounds alternating; beside it two floors: one no-op Axon processor
-     * (every round) and the database alone writing the rebuilt rows (once, after the rounds).
+     * The read models' rebuild against the raw scan, rounds alternating; beside it three floors: one no-op Axon processor
+     * (every round) and the database alone writing the rebuilt rows, with every index and the bulk way (once each, after
+     * the rounds).
      */
     private static void rebuild(BenchSettings settings, ProductUnderTest product, Map<String, Object> json, List<String[]> table)
             throws InterruptedException {
