@@ -21,6 +21,8 @@ public final class DltHeaderReader {
     // Kafka's topic rule (as RecordLocation's); Kafka also forbids "." and "..".
     private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     private static final int MAX_ECHO = 100;
+    private static final Pattern DECIMAL = Pattern.compile("-?[0-9]{1,19}");
+    private static final byte[] CAUSED_BY = "Caused by: ".getBytes(StandardCharsets.US_ASCII);
 
     private final Headers headers;
 
@@ -77,6 +79,74 @@ public final class DltHeaderReader {
 
     public long requiredNonNegativeLong(String name) throws BadHeaderException {
         return requireNonNegative(name, ofLength(name, required(name), Long.BYTES).getLong());
+    }
+
+    /** A number written as decimal text (Kafka Connect, Kafka Streams): digits only, at most an int, not negative. */
+    public int requiredDecimalInt(String name) throws BadHeaderException {
+        long number = requiredDecimal(name);
+        if (number > Integer.MAX_VALUE) {
+            throw new BadHeaderException(name, "larger than a partition number can be: " + number);
+        }
+        return (int) number;
+    }
+
+    /** A number written as decimal text: digits only (an optional leading minus is read, then refused), not negative. */
+    public long requiredDecimalLong(String name) throws BadHeaderException {
+        return requiredDecimal(name);
+    }
+
+    private long requiredDecimal(String name) throws BadHeaderException {
+        byte[] value = required(name);
+        if (value.length == 0 || value.length > 20) { // 19 digits and a sign: no need to look further
+            throw new BadHeaderException(name, "not a decimal number (" + value.length + " bytes)");
+        }
+        String text = new String(value, StandardCharsets.US_ASCII);
+        if (!DECIMAL.matcher(text).matches()) {
+            throw new BadHeaderException(name, "not a decimal number: " + echo(printable(text)));
+        }
+        long number;
+        try {
+            number = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new BadHeaderException(name, "out of range: " + echo(text));
+        }
+        return requireNonNegative(name, number);
+    }
+
+    /** The last line of a stack trace that starts {@code Caused by: }, its class name only; null when there is none. */
+    public String rootCauseClass(String name, int maxBytes) {
+        byte[] trace = bytes(name);
+        if (trace == null) {
+            return null;
+        }
+        int at = lastIndexOf(trace, CAUSED_BY);
+        if (at < 0) {
+            return null;
+        }
+        int start = at + CAUSED_BY.length;
+        int end = start;
+        while (end < trace.length && end - start < maxBytes && trace[end] != ':' && !Character.isWhitespace(trace[end])) {
+            end++;
+        }
+        String cause = strictUtf8(java.util.Arrays.copyOfRange(trace, start, end));
+        return cause == null || cause.isBlank() ? null : cause;
+    }
+
+    private static int lastIndexOf(byte[] haystack, byte[] needle) {
+        for (int i = haystack.length - needle.length; i >= 0; i--) {
+            int j = 0;
+            while (j < needle.length && haystack[i + j] == needle[j]) {
+                j++;
+            }
+            if (j == needle.length) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String printable(String text) {
+        return text.replaceAll("\\p{Cntrl}", "?");
     }
 
     /** Absent → null; present but not a non-negative 8-byte long → bad (a corrupt header is not "absent"). */

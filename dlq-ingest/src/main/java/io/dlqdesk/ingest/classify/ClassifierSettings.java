@@ -2,7 +2,9 @@ package io.dlqdesk.ingest.classify;
 
 import io.dlqdesk.record.EventIdSource;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What the classifier needs to know about this deployment. Null arguments take the defaults, so a
@@ -10,12 +12,26 @@ import java.util.Set;
  *
  * @param ownedGroups the failing consumer groups this deployment owns; empty = all
  * @param eventIds    where a record carries its eventId
+ * @param dialect     how a DLQ topic not in {@code dlqTopics} is read (default {@code AUTO})
+ * @param dlqTopics   DLQ topic → how its records are read
  */
-public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds) {
+public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds, DialectSetting dialect, Map<String, TopicDialect> dlqTopics) {
+
+    private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
     public ClassifierSettings {
         ownedGroups = ownedGroups == null ? Set.of() : Set.copyOf(requireNoBlank(ownedGroups));
         eventIds = eventIds == null ? EventIdSource.defaults() : eventIds;
+        dialect = dialect == null ? DialectSetting.AUTO : dialect;
+        if (dialect == DialectSetting.STREAMS) { // one application id cannot be every topic's failing group
+            throw new IllegalArgumentException("dialect: streams can only be set per DLQ topic (dlq-topics), with the consumer-group"
+                    + " that is the Streams application's application.id");
+        }
+        dlqTopics = dlqTopics == null ? Map.of() : Map.copyOf(requireValid(dlqTopics));
+    }
+
+    public ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds) {
+        this(ownedGroups, eventIds, null, null);
     }
 
     public static ClassifierSettings defaults() {
@@ -27,6 +43,12 @@ public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds
         return ownedGroups.isEmpty() || ownedGroups.contains(consumerGroup);
     }
 
+    /** How the records of {@code dlqTopic} are read. */
+    public TopicDialect dialectOf(String dlqTopic) {
+        TopicDialect topic = dlqTopics.get(dlqTopic);
+        return topic != null ? topic : TopicDialect.of(dialect);
+    }
+
     private static Set<String> requireNoBlank(Set<String> values) {
         values.forEach(value -> {
             if (value == null || value.isBlank()) {
@@ -34,5 +56,21 @@ public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds
             }
         });
         return values;
+    }
+
+    private static Map<String, TopicDialect> requireValid(Map<String, TopicDialect> topics) {
+        topics.forEach((topic, read) -> {
+            if (topic == null || !TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
+                throw new IllegalArgumentException("dlq-topics: '" + topic + "' is not a Kafka topic name");
+            }
+            if (read == null) {
+                throw new IllegalArgumentException("dlq-topics[" + topic + "]: no dialect given");
+            }
+            if (read.dialect() == DialectSetting.STREAMS && read.consumerGroup() == null) {
+                throw new IllegalArgumentException("dlq-topics[" + topic + "]: the streams dialect needs consumer-group, the Streams"
+                        + " application's application.id: Kafka Streams writes it in no header");
+            }
+        });
+        return topics;
     }
 }

@@ -1,6 +1,7 @@
 package io.dlqdesk.ingest.classify;
 
 import io.dlqdesk.domain.record.BoundedText;
+import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.record.ExceptionSummary;
 import io.dlqdesk.domain.record.FailedRecord;
 import io.dlqdesk.domain.record.FailureKey;
@@ -11,11 +12,16 @@ import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.record.TimestampType;
 import io.dlqdesk.domain.replay.ReplayHeaders;
 import io.dlqdesk.record.BadHeaderException;
+import io.dlqdesk.record.ConnectDlqHeaders;
 import io.dlqdesk.record.DltHeaderReader;
 import io.dlqdesk.record.EventIdExtractor;
+import io.dlqdesk.record.StreamsDlqHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
+import java.util.Locale;
 import java.util.Objects;
 
 import static io.dlqdesk.record.DltHeaders.*;
@@ -30,6 +36,11 @@ public final class DlqRecordClassifier {
     // enough bytes for any class name that survives ExceptionSummary's bound (<= 3 bytes per char + 1
     // to trigger the truncation mark); decoding more would only be thrown away
     private static final int MAX_CLASS_BYTES = 3 * ExceptionSummary.MAX_CLASS_LENGTH + 3;
+    private static final String SPRING_PREFIX = "kafka_dlt-";
+    /** The raw type of an original timestamp taken from a Connect or Streams DLQ record (OriginalTimestamp.MAX_RAW_TYPE_LENGTH). */
+    static final String NO_TYPE_HEADER = "none written; the DLQ record's CreateTime";
+    static final String NO_WRITER = "no header of a known DLQ writer (kafka_dlt-*, __connect.errors.*, __streams.errors.*): the failing"
+            + " group and the original record are unknown; a Kafka Connect DLQ needs errors.deadletterqueue.context.headers.enable=true";
 
     private final ClassifierSettings settings;
     private final EventIdExtractor eventIds;
@@ -53,10 +64,20 @@ public final class DlqRecordClassifier {
         if (dlqRecord == null) {
             return new Classification.Malformed("no record");
         }
-        DltHeaderReader headers = new DltHeaderReader(
-                dlqRecord.headers() == null ? new RecordHeaders() : dlqRecord.headers());
+        Headers recordHeaders = dlqRecord.headers() == null ? new RecordHeaders() : dlqRecord.headers();
+        DltHeaderReader headers = new DltHeaderReader(recordHeaders);
+        TopicDialect topic = settings.dialectOf(dlqRecord.topic());
+        DlqDialect dialect = topic.dialect() == DialectSetting.AUTO ? lastWriter(recordHeaders) : topic.dialect().dialect();
+        if (dialect == null) {
+            return new Classification.Malformed(NO_WRITER);
+        }
+        if (dialect != DlqDialect.SPRING && !hasPrefix(recordHeaders, prefix(dialect))) {
+            return new Classification.Malformed("the topic is read as a " + dialect.name().toLowerCase(Locale.ROOT) + " DLQ, but the record has no "
+                    + prefix(dialect) + "* header" + (dialect == DlqDialect.CONNECT
+                    ? " (the connector needs errors.deadletterqueue.context.headers.enable=true)" : ""));
+        }
         // the group decides everything else: without it the record cannot be attributed, so it is quarantined
-        String group = headers.requiredIdentifier(ORIGINAL_CONSUMER_GROUP, FailureKey.MAX_GROUP_LENGTH);
+        String group = failingGroup(dialect, headers, topic, dlqRecord.topic());
         if (!settings.owns(group)) {
             return new Classification.NotOurs(group);
         }
@@ -67,48 +88,146 @@ public final class DlqRecordClassifier {
         if (replayProblem != null) {
             return new Classification.Malformed(replayProblem);
         }
-        OriginalLocation original = originalLocation(headers);
+        OriginalLocation original = switch (dialect) {
+            case SPRING -> originalLocation(() -> headers.requiredTopic(ORIGINAL_TOPIC), () -> headers.requiredNonNegativeInt(ORIGINAL_PARTITION),
+                    () -> headers.requiredNonNegativeLong(ORIGINAL_OFFSET));
+            case CONNECT -> originalLocation(() -> headers.requiredTopic(ConnectDlqHeaders.TOPIC),
+                    () -> headers.requiredDecimalInt(ConnectDlqHeaders.PARTITION), () -> headers.requiredDecimalLong(ConnectDlqHeaders.OFFSET));
+            case STREAMS -> originalLocation(() -> headers.requiredTopic(StreamsDlqHeaders.TOPIC),
+                    () -> headers.requiredDecimalInt(StreamsDlqHeaders.PARTITION), () -> headers.requiredDecimalLong(StreamsDlqHeaders.OFFSET));
+        };
         byte[] value = dlqRecord.value();
         RecordLocation dlqLocation = new RecordLocation(dlqRecord.topic(), dlqRecord.partition(), dlqRecord.offset());
         RecordKey key = RecordKey.of(dlqRecord.key());
         var eventId = eventIds.extract(original.topic(), headers, value);
-        OriginalTimestamp timestamp = originalTimestamp(headers);
+        OriginalTimestamp timestamp = dialect == DlqDialect.SPRING ? originalTimestamp(headers) : dlqRecordTimestamp(dlqRecord);
         PayloadHash hash = value == null ? null : PayloadHash.of(value);
-        ExceptionSummary exception = exception(headers);
-        FailedRecord failure = original.problem() == null
+        ExceptionSummary exception = switch (dialect) {
+            case SPRING -> exception(headers);
+            case CONNECT -> rootCause(headers, ConnectDlqHeaders.EXCEPTION_STACKTRACE, ConnectDlqHeaders.EXCEPTION_CLASS,
+                    ConnectDlqHeaders.EXCEPTION_MESSAGE);
+            case STREAMS -> rootCause(headers, StreamsDlqHeaders.STACKTRACE, StreamsDlqHeaders.EXCEPTION, StreamsDlqHeaders.MESSAGE);
+        };
+        FailedRecord failure = (original.problem() == null
                 ? new FailedRecord(new FailureKey(original.topic(), original.partition(), original.offset(), group), dlqLocation, key,
                         eventId, timestamp, hash, exception)
-                : FailedRecord.withUnknownLocation(group, dlqLocation, key, eventId, timestamp, hash, exception, original.problem());
+                : FailedRecord.withUnknownLocation(group, dlqLocation, key, eventId, timestamp, hash, exception, original.problem()))
+                .readBy(dialect);
         ReplayHeaders replay = replayHeaders(headers);
         return replay == null ? new Classification.Failure(failure) : new Classification.RetryFailure(failure, replay);
+    }
+
+    /**
+     * The failing group: Spring's header; a Connect sink's {@code connect-<connector name>} unless the topic's setting names
+     * it; for Kafka Streams only the topic's setting (the application id is in no header).
+     */
+    private static String failingGroup(DlqDialect dialect, DltHeaderReader headers, TopicDialect topic, String dlqTopic)
+            throws BadHeaderException {
+        return switch (dialect) {
+            case SPRING -> headers.requiredIdentifier(ORIGINAL_CONSUMER_GROUP, FailureKey.MAX_GROUP_LENGTH);
+            case CONNECT -> topic.consumerGroup() != null ? topic.consumerGroup() : ConnectDlqHeaders.defaultGroup(headers.requiredIdentifier(
+                    ConnectDlqHeaders.CONNECTOR_NAME, FailureKey.MAX_GROUP_LENGTH - ConnectDlqHeaders.defaultGroup("").length()));
+            case STREAMS -> {
+                if (topic.consumerGroup() == null) {
+                    throw new BadHeaderException(StreamsDlqHeaders.PREFIX + "*", "a Kafka Streams dead-letter record names no application"
+                            + " id, the failing group: set dlqdesk.ingest.dlq-topics[" + dlqTopic + "].consumer-group");
+                }
+                yield topic.consumerGroup();
+            }
+        };
+    }
+
+    /** The writer whose headers come last: each writer copies the record's headers first and adds its own after them. */
+    static DlqDialect lastWriter(Headers headers) {
+        DlqDialect last = null;
+        for (Header header : headers) {
+            String name = header.key();
+            if (name.startsWith(SPRING_PREFIX)) {
+                last = DlqDialect.SPRING;
+            } else if (name.startsWith(ConnectDlqHeaders.PREFIX)) {
+                last = DlqDialect.CONNECT;
+            } else if (name.startsWith(StreamsDlqHeaders.PREFIX)) {
+                last = DlqDialect.STREAMS;
+            }
+        }
+        return last;
+    }
+
+    private static boolean hasPrefix(Headers headers, String prefix) {
+        for (Header header : headers) {
+            if (header.key().startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String prefix(DlqDialect dialect) {
+        return switch (dialect) {
+            case SPRING -> SPRING_PREFIX;
+            case CONNECT -> ConnectDlqHeaders.PREFIX;
+            case STREAMS -> StreamsDlqHeaders.PREFIX;
+        };
     }
 
     /** The original location's headers, each judged; {@code problem} names every one that is missing or undecodable. */
     private record OriginalLocation(String topic, int partition, long offset, String problem) {
     }
 
-    private static OriginalLocation originalLocation(DltHeaderReader headers) {
+    @FunctionalInterface
+    private interface HeaderValue<T> {
+        T read() throws BadHeaderException;
+    }
+
+    private static OriginalLocation originalLocation(HeaderValue<String> topicHeader, HeaderValue<Integer> partitionHeader,
+                                                     HeaderValue<Long> offsetHeader) {
         StringBuilder problems = new StringBuilder();
         String topic = null;
         int partition = -1;
         long offset = -1;
         try {
-            topic = headers.requiredTopic(ORIGINAL_TOPIC);
+            topic = topicHeader.read();
         } catch (BadHeaderException e) {
             problems.append(e.getMessage());
         }
         try {
-            partition = headers.requiredNonNegativeInt(ORIGINAL_PARTITION);
+            partition = partitionHeader.read();
         } catch (BadHeaderException e) {
             problems.append(problems.isEmpty() ? "" : "; ").append(e.getMessage());
         }
         try {
-            offset = headers.requiredNonNegativeLong(ORIGINAL_OFFSET);
+            offset = offsetHeader.read();
         } catch (BadHeaderException e) {
             problems.append(problems.isEmpty() ? "" : "; ").append(e.getMessage());
         }
         String problem = problems.isEmpty() ? null : BoundedText.truncate(problems.toString(), FailedRecord.MAX_REASON_LENGTH);
         return new OriginalLocation(topic, partition, offset, problem);
+    }
+
+    /**
+     * Kafka Connect and Kafka Streams write no timestamp header: they give the DLQ record the source record's timestamp. It is
+     * the original one only while the DLQ topic keeps what the producer sent (CreateTime), and its type is written nowhere. A
+     * DLQ topic that stamps LogAppendTime overwrote it: no original timestamp, so no replay deadline (replay refused).
+     */
+    private static OriginalTimestamp dlqRecordTimestamp(ConsumerRecord<byte[], byte[]> dlqRecord) {
+        if (dlqRecord.timestampType() != org.apache.kafka.common.record.TimestampType.CREATE_TIME || dlqRecord.timestamp() < 0
+                || dlqRecord.timestamp() > OriginalTimestamp.LATEST.toEpochMilli()) {
+            return null;
+        }
+        return OriginalTimestamp.ofEpochMilliWithUnknownType(dlqRecord.timestamp(), NO_TYPE_HEADER);
+    }
+
+    /**
+     * Apache Kafka's writers name the top exception (Connect's own wrapper, for a converter's failure); the application's is
+     * the last {@code Caused by:} of the stack trace, when there is one.
+     */
+    private static ExceptionSummary rootCause(DltHeaderReader headers, String stackTrace, String exceptionClassHeader, String messageHeader) {
+        String cause = headers.rootCauseClass(stackTrace, MAX_CLASS_BYTES);
+        String exceptionClass = cause != null ? cause : headers.lenientText(exceptionClassHeader, MAX_CLASS_BYTES);
+        if (exceptionClass == null || exceptionClass.isBlank()) {
+            return null;
+        }
+        return ExceptionSummary.ofMessageBytes(BoundedText.truncate(exceptionClass, ExceptionSummary.MAX_CLASS_LENGTH), headers.bytes(messageHeader));
     }
 
     /** A type Kafka does not have does not hide the instant: it is kept with the raw text (UNKNOWN). */

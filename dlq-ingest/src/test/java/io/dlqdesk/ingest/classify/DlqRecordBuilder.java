@@ -14,7 +14,7 @@ import java.util.Optional;
 
 import static io.dlqdesk.record.DltHeaders.*;
 
-/** Builds DLQ records the way Spring's DeadLetterPublishingRecoverer would, so tests can break one thing. */
+/** Builds DLQ records the way Spring's DeadLetterPublishingRecoverer, a Kafka Connect sink or Kafka Streams would, so tests can break one thing. */
 final class DlqRecordBuilder {
 
     static final String DLQ_TOPIC = "orders.dlq";
@@ -38,6 +38,58 @@ final class DlqRecordBuilder {
     private byte[] key = KEY;
     private byte[] value = VALUE;
     private int dlqPartition = DLQ_PARTITION;
+    private long timestamp = DLQ_PUBLISH_TIME;
+    private TimestampType timestampType = TimestampType.CREATE_TIME;
+
+    static final String CONNECTOR = "orders-sink";
+    static final String CONNECT_WRAPPER = "org.apache.kafka.connect.errors.DataException";
+    static final String ROOT_CAUSE = "java.net.ConnectException";
+    static final String STACK_TRACE = CONNECT_WRAPPER + ": Converting byte[] to Kafka Connect data failed\n"
+            + "\tat org.apache.kafka.connect.json.JsonConverter.toConnectData(JsonConverter.java:333)\n"
+            + "Caused by: com.acme.billing.CardDeclinedException: card declined\n\tat com.acme.Billing.charge(Billing.java:10)\n"
+            + "Caused by: " + ROOT_CAUSE + ": downstream refused\n\t... 12 more\n";
+
+    /** As a Kafka Connect sink writes its DLQ with context headers on: the source's headers, then its own, numbers as text. */
+    static DlqRecordBuilder connect() {
+        return new DlqRecordBuilder()
+                .add("eventId", utf8(EVENT_ID))
+                .add("__connect.errors.topic", utf8(TOPIC))
+                .add("__connect.errors.partition", utf8(Integer.toString(PARTITION)))
+                .add("__connect.errors.offset", utf8(Long.toString(OFFSET)))
+                .add("__connect.errors.connector.name", utf8(CONNECTOR))
+                .add("__connect.errors.task.id", utf8("0"))
+                .add("__connect.errors.stage", utf8("VALUE_CONVERTER"))
+                .add("__connect.errors.class.name", utf8("org.apache.kafka.connect.json.JsonConverter"))
+                .add("__connect.errors.exception.class.name", utf8(CONNECT_WRAPPER))
+                .add("__connect.errors.exception.message", utf8(MESSAGE))
+                .add("__connect.errors.exception.stacktrace", utf8(STACK_TRACE))
+                .timestamp(TIMESTAMP, TimestampType.CREATE_TIME);
+    }
+
+    /** As Kafka Streams (4.2+) writes its DLQ: the source's headers, then its own, numbers as text. */
+    static DlqRecordBuilder streams() {
+        return new DlqRecordBuilder()
+                .add("eventId", utf8(EVENT_ID))
+                .add("__streams.errors.exception", utf8("java.lang.IllegalStateException"))
+                .add("__streams.errors.message", utf8(MESSAGE))
+                .add("__streams.errors.stacktrace", utf8("java.lang.IllegalStateException: card declined\n\tat com.acme.Topology.lambda(Topology.java:1)\n"))
+                .add("__streams.errors.topic", utf8(TOPIC))
+                .add("__streams.errors.partition", utf8(Integer.toString(PARTITION)))
+                .add("__streams.errors.offset", utf8(Long.toString(OFFSET)))
+                .timestamp(TIMESTAMP, TimestampType.CREATE_TIME);
+    }
+
+    /** Only the source record's own headers: a Connect DLQ with context headers off. */
+    static DlqRecordBuilder bare() {
+        return new DlqRecordBuilder().add("eventId", utf8(EVENT_ID)).timestamp(TIMESTAMP, TimestampType.CREATE_TIME);
+    }
+
+    /** The DLQ record's own timestamp and type (the healthy Spring record's is its publish time, CreateTime). */
+    DlqRecordBuilder timestamp(long epochMilli, TimestampType type) {
+        this.timestamp = epochMilli;
+        this.timestampType = type;
+        return this;
+    }
 
     /** A complete, healthy DLQ record: original headers first, then the recoverer's. */
     static DlqRecordBuilder healthy() {
@@ -91,7 +143,7 @@ final class DlqRecordBuilder {
     }
 
     ConsumerRecord<byte[], byte[]> build() {
-        return new ConsumerRecord<>(DLQ_TOPIC, dlqPartition, DLQ_OFFSET, DLQ_PUBLISH_TIME, TimestampType.CREATE_TIME,
+        return new ConsumerRecord<>(DLQ_TOPIC, dlqPartition, DLQ_OFFSET, timestamp, timestampType,
                 key == null ? -1 : key.length, value == null ? -1 : value.length, key, value,
                 new RecordHeaders(headers), Optional.empty());
     }
