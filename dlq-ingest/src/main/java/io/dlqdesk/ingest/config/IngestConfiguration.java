@@ -72,7 +72,7 @@ public class IngestConfiguration {
 
     @Bean
     ClassifierSettings classifierSettings(IngestProperties properties, EventIdSource eventIdSource) {
-        return new ClassifierSettings(properties.ownedGroups(), eventIdSource);
+        return new ClassifierSettings(properties.ownedGroups(), eventIdSource, properties.dialect(), properties.dlqTopics());
     }
 
     @Bean

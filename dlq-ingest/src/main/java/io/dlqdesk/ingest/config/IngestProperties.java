@@ -1,5 +1,7 @@
 package io.dlqdesk.ingest.config;
 
+import io.dlqdesk.ingest.classify.DialectSetting;
+import io.dlqdesk.ingest.classify.TopicDialect;
 import io.dlqdesk.ingest.loop.MalformedPolicy;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -38,5 +40,9 @@ public record IngestProperties(
         /* tries of a write that fails for a reason of the record's own, before the malformed policy takes it */
         @Min(1) @DefaultValue("5") int maxRecordAttempts,
         @NotNull @DefaultValue("30s") Duration readinessTimeout,
-        @NotNull @DefaultValue("5m") Duration livenessTimeout) {
+        @NotNull @DefaultValue("5m") Duration livenessTimeout,
+        /* how a DLQ topic not in dlq-topics is read: auto (per record, by the writer's headers), spring or connect */
+        @NotNull @DefaultValue("auto") DialectSetting dialect,
+        /* DLQ topic -> its dialect and, where the writer names none, its failing group (required for streams) */
+        @DefaultValue({}) Map<String, TopicDialect> dlqTopics) {
 }

@@ -76,7 +76,7 @@ class IncidentSummaryTable {
                     + " duplicate_deliveries = VALUES(duplicate_deliveries), last_duplicate_at = VALUES(last_duplicate_at),"
                     + " correlation_mismatches = VALUES(correlation_mismatches), location_unknown_reason = VALUES(location_unknown_reason),"
                     + " event_id = VALUES(event_id), key_sha256 = VALUES(key_sha256), dlq_topic = VALUES(dlq_topic),"
-                    + " dlq_partition = VALUES(dlq_partition), dlq_offset = VALUES(dlq_offset)");
+                    + " dlq_partition = VALUES(dlq_partition), dlq_offset = VALUES(dlq_offset), dlq_dialect = VALUES(dlq_dialect)");
 
     private final JdbcTemplate jdbc;
 

@@ -2,6 +2,7 @@ package io.dlqdesk.projections.incident;
 
 import io.dlqdesk.domain.correlation.CorrelationMismatch;
 import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.replay.PublishStatus;
 
 import java.time.Instant;
@@ -17,12 +18,13 @@ import java.util.List;
  * {@code originalLocationKnown} is false, topic/partition/offset are the DLQ record's own location
  * and {@code locationUnknownReason} says which header was missing or undecodable. {@code eventId} is the root
  * failure's (null when it carried none); {@code dlqTopic}/{@code dlqPartition}/{@code dlqOffset} are where the root
- * failure's DLQ record is (the console reads the record, its headers and stack trace from there).
+ * failure's DLQ record is (the console reads the record, its headers and stack trace from there); {@code dlqDialect} is
+ * whose headers it was read by, which says what the desk could not know about it (docs/dlq-dialects.md).
  */
 public record IncidentSummaryView(String incidentId, String topic, int partition, long offset, String consumerGroup,
                                   IncidentStatus status, Instant detectedAt, String exceptionClass, String exceptionGroup,
                                   String exceptionFingerprint, int failureCount, int attemptCount, PublishStatus lastPublishStatus,
                                   int duplicateDeliveries, Instant lastDuplicateAt, List<CorrelationMismatch> correlationMismatches,
                                   boolean originalLocationKnown, String locationUnknownReason, String eventId, String dlqTopic,
-                                  int dlqPartition, long dlqOffset) {
+                                  int dlqPartition, long dlqOffset, DlqDialect dlqDialect) {
 }

@@ -3,6 +3,7 @@ package io.dlqdesk.projections.incident;
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.correlation.CorrelationMismatch;
 import io.dlqdesk.domain.incident.IncidentStatus;
+import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.replay.PublishStatus;
 
 import java.sql.ResultSet;
@@ -22,7 +23,8 @@ final class SummaryRow {
 
     static final String COLUMNS = "incident_id, topic, partition_no, record_offset, consumer_group, status, detected_at, exception_class,"
             + " exception_group, exception_fingerprint, failure_count, attempt_count, last_publish_status, duplicate_deliveries,"
-            + " last_duplicate_at, correlation_mismatches, location_unknown_reason, event_id, key_sha256, dlq_topic, dlq_partition, dlq_offset";
+            + " last_duplicate_at, correlation_mismatches, location_unknown_reason, event_id, key_sha256, dlq_topic, dlq_partition, dlq_offset,"
+            + " dlq_dialect";
 
     private final String incidentId;
     private final String topic;
@@ -47,11 +49,13 @@ final class SummaryRow {
     private final String dlqTopic;
     private final int dlqPartition;
     private final long dlqOffset;
+    /** Whose headers the root failure was read by. */
+    private final DlqDialect dlqDialect;
 
     private SummaryRow(String incidentId, String topic, int partition, long offset, String consumerGroup, IncidentStatus status,
                        LocalDateTime detectedAt, ExceptionGroup group, int failureCount, int attemptCount, PublishStatus lastPublishStatus,
                        int duplicateDeliveries, LocalDateTime lastDuplicateAt, String correlationMismatches, String locationUnknownReason,
-                       String eventId, String keySha256, String dlqTopic, int dlqPartition, long dlqOffset) {
+                       String eventId, String keySha256, String dlqTopic, int dlqPartition, long dlqOffset, DlqDialect dlqDialect) {
         this.incidentId = incidentId;
         this.topic = topic;
         this.partition = partition;
@@ -72,6 +76,7 @@ final class SummaryRow {
         this.dlqTopic = dlqTopic;
         this.dlqPartition = dlqPartition;
         this.dlqOffset = dlqOffset;
+        this.dlqDialect = dlqDialect;
     }
 
     static SummaryRow opened(IncidentOpened event) {
@@ -82,7 +87,7 @@ final class SummaryRow {
                         : event.correlationMismatches().stream().map(CorrelationMismatch::name).collect(Collectors.joining(",")),
                 event.failure().locationUnknownReason(), event.failure().eventId() == null ? null : event.failure().eventId().value(),
                 KeyHash.of(event.failure().key()), event.failure().dlqLocation().topic(), event.failure().dlqLocation().partition(),
-                event.failure().dlqLocation().offset());
+                event.failure().dlqLocation().offset(), event.failure().dialect());
     }
 
     static SummaryRow read(ResultSet row, int number) throws SQLException {
@@ -94,7 +99,8 @@ final class SummaryRow {
                 row.getInt("attempt_count"), lastPublishStatus == null ? null : PublishStatus.valueOf(lastPublishStatus),
                 row.getInt("duplicate_deliveries"), row.getObject("last_duplicate_at", LocalDateTime.class),
                 row.getString("correlation_mismatches"), row.getString("location_unknown_reason"), row.getString("event_id"),
-                row.getString("key_sha256"), row.getString("dlq_topic"), row.getInt("dlq_partition"), row.getLong("dlq_offset"));
+                row.getString("key_sha256"), row.getString("dlq_topic"), row.getInt("dlq_partition"), row.getLong("dlq_offset"),
+                DlqDialect.valueOf(row.getString("dlq_dialect")));
     }
 
     /** In the order of {@link #COLUMNS}. */
@@ -102,7 +108,7 @@ final class SummaryRow {
         return new Object[] {incidentId, topic, partition, offset, consumerGroup, status.name(), detectedAt, group.exceptionClass(),
                 group.id(), group.fingerprint(), failureCount, attemptCount, lastPublishStatus == null ? null : lastPublishStatus.name(),
                 duplicateDeliveries, lastDuplicateAt, correlationMismatches, locationUnknownReason, eventId, keySha256, dlqTopic, dlqPartition,
-                dlqOffset};
+                dlqOffset, dlqDialect.name()};
     }
 
     IncidentSummaryView toView() {
@@ -110,7 +116,7 @@ final class SummaryRow {
                 group.id(), group.fingerprint(), failureCount, attemptCount, lastPublishStatus, duplicateDeliveries, instant(lastDuplicateAt),
                 correlationMismatches == null ? List.of()
                         : Arrays.stream(correlationMismatches.split(",")).map(CorrelationMismatch::valueOf).toList(),
-                locationUnknownReason == null, locationUnknownReason, eventId, dlqTopic, dlqPartition, dlqOffset);
+                locationUnknownReason == null, locationUnknownReason, eventId, dlqTopic, dlqPartition, dlqOffset, dlqDialect);
     }
 
     void deliveredAgain(Instant at) {

@@ -11,6 +11,7 @@ import io.dlqdesk.domain.correlation.CorrelationMismatch;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.record.EventId;
 import io.dlqdesk.domain.record.ExceptionSummary;
 import io.dlqdesk.domain.record.FailedRecord;
@@ -189,7 +190,7 @@ class IncidentSummaryQueriesIT {
     void aRowsViewCarriesEveryFieldItsEventsSet() {
         FailureKey failureKey = new FailureKey("orders.v2", 3, 4711, "billing-v2");
         FailedRecord root = new FailedRecord(failureKey, new RecordLocation("orders.v2.dlq", 1, 99), key("k-1"), new EventId("evt-full"),
-                null, null, PRICE_MISSING);
+                null, null, PRICE_MISSING).readBy(DlqDialect.CONNECT);
         IncidentId full = IncidentId.of(failureKey);
         Instant detectedAt = T0.plus(10, MINUTES);
         Instant deadline = detectedAt.plus(7, DAYS);
@@ -211,7 +212,7 @@ class IncidentSummaryQueriesIT {
                         "com.example.PriceMissing", ExceptionGroup.of(PRICE_MISSING).id(), "no price for order <n>", 3, 2,
                         PublishStatus.PUBLISH_FAILED, 2, T0.plus(12, MINUTES),
                         List.of(CorrelationMismatch.TOPIC_MISMATCH, CorrelationMismatch.KEY_MISMATCH), true, null, "evt-full",
-                        "orders.v2.dlq", 1, 99));
+                        "orders.v2.dlq", 1, 99, DlqDialect.CONNECT));
     }
 
     @Test
@@ -225,7 +226,7 @@ class IncidentSummaryQueriesIT {
         assertThat(projection.handle(new FindIncidentSummaryQuery(unknown))).get().usingRecursiveComparison().isEqualTo(
                 new IncidentSummaryView(unknown.value(), "orders.dlq", 2, 7, "billing", IncidentStatus.OPEN, T0.plus(20, MINUTES),
                         "java.net.SocketTimeoutException", ExceptionGroup.of(TIMED_OUT).id(), "Read timed out", 1, 0, null, 0, null,
-                        List.of(), false, "no kafka_dlt-original-topic header", null, "orders.dlq", 2, 7));
+                        List.of(), false, "no kafka_dlt-original-topic header", null, "orders.dlq", 2, 7, DlqDialect.SPRING));
     }
 
     @Test
