@@ -23,9 +23,10 @@ public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds
         ownedGroups = ownedGroups == null ? Set.of() : Set.copyOf(requireNoBlank(ownedGroups));
         eventIds = eventIds == null ? EventIdSource.defaults() : eventIds;
         dialect = dialect == null ? DialectSetting.AUTO : dialect;
-        if (dialect == DialectSetting.STREAMS) { // one application id cannot be every topic's failing group
-            throw new IllegalArgumentException("dialect: streams can only be set per DLQ topic (dlq-topics), with the consumer-group"
-                    + " that is the Streams application's application.id");
+        if (dialect == DialectSetting.STREAMS || dialect == DialectSetting.CUSTOM) { // what they need is per topic
+            throw new IllegalArgumentException("dialect: " + dialect.name().toLowerCase(java.util.Locale.ROOT) + " can only be set per"
+                    + " DLQ topic (dlq-topics), with " + (dialect == DialectSetting.STREAMS
+                    ? "the consumer-group that is the Streams application's application.id" : "its headers"));
         }
         dlqTopics = dlqTopics == null ? Map.of() : Map.copyOf(requireValid(dlqTopics));
     }
@@ -65,10 +66,6 @@ public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds
             }
             if (read == null) {
                 throw new IllegalArgumentException("dlq-topics[" + topic + "]: no dialect given");
-            }
-            if (read.dialect() == DialectSetting.STREAMS && read.consumerGroup() == null) {
-                throw new IllegalArgumentException("dlq-topics[" + topic + "]: the streams dialect needs consumer-group, the Streams"
-                        + " application's application.id: Kafka Streams writes it in no header");
             }
         });
         return topics;

@@ -8,7 +8,9 @@ public enum DialectSetting {
     AUTO(null),
     SPRING(DlqDialect.SPRING),
     CONNECT(DlqDialect.CONNECT),
-    STREAMS(DlqDialect.STREAMS);
+    STREAMS(DlqDialect.STREAMS),
+    /** By the headers named in the topic's {@link HeaderMapping}. */
+    CUSTOM(DlqDialect.CUSTOM);
 
     private final DlqDialect dialect;
 

@@ -39,6 +39,8 @@ public final class DlqRecordClassifier {
     private static final String SPRING_PREFIX = "kafka_dlt-";
     /** The raw type of an original timestamp taken from a Connect or Streams DLQ record (OriginalTimestamp.MAX_RAW_TYPE_LENGTH). */
     static final String NO_TYPE_HEADER = "none written; the DLQ record's CreateTime";
+    /** The raw type of an original timestamp read from a custom mapping's header. */
+    static final String CUSTOM_TYPE = "none written; the mapped timestamp header";
     static final String NO_WRITER = "no header of a known DLQ writer (kafka_dlt-*, __connect.errors.*, __streams.errors.*): the failing"
             + " group and the original record are unknown; a Kafka Connect DLQ needs errors.deadletterqueue.context.headers.enable=true";
 
@@ -71,7 +73,7 @@ public final class DlqRecordClassifier {
         if (dialect == null) {
             return new Classification.Malformed(NO_WRITER);
         }
-        if (dialect != DlqDialect.SPRING && !hasPrefix(recordHeaders, prefix(dialect))) {
+        if ((dialect == DlqDialect.CONNECT || dialect == DlqDialect.STREAMS) && !hasPrefix(recordHeaders, prefix(dialect))) {
             return new Classification.Malformed("the topic is read as a " + dialect.name().toLowerCase(Locale.ROOT) + " DLQ, but the record has no "
                     + prefix(dialect) + "* header" + (dialect == DlqDialect.CONNECT
                     ? " (the connector needs errors.deadletterqueue.context.headers.enable=true)" : ""));
@@ -95,18 +97,24 @@ public final class DlqRecordClassifier {
                     () -> headers.requiredDecimalInt(ConnectDlqHeaders.PARTITION), () -> headers.requiredDecimalLong(ConnectDlqHeaders.OFFSET));
             case STREAMS -> originalLocation(() -> headers.requiredTopic(StreamsDlqHeaders.TOPIC),
                     () -> headers.requiredDecimalInt(StreamsDlqHeaders.PARTITION), () -> headers.requiredDecimalLong(StreamsDlqHeaders.OFFSET));
+            case CUSTOM -> customLocation(headers, topic.headers());
         };
         byte[] value = dlqRecord.value();
         RecordLocation dlqLocation = new RecordLocation(dlqRecord.topic(), dlqRecord.partition(), dlqRecord.offset());
         RecordKey key = RecordKey.of(dlqRecord.key());
         var eventId = eventIds.extract(original.topic(), headers, value);
-        OriginalTimestamp timestamp = dialect == DlqDialect.SPRING ? originalTimestamp(headers) : dlqRecordTimestamp(dlqRecord);
+        OriginalTimestamp timestamp = switch (dialect) {
+            case SPRING -> originalTimestamp(headers);
+            case CONNECT, STREAMS -> dlqRecordTimestamp(dlqRecord);
+            case CUSTOM -> topic.headers().timestamp() == null ? dlqRecordTimestamp(dlqRecord) : customTimestamp(headers, topic.headers());
+        };
         PayloadHash hash = value == null ? null : PayloadHash.of(value);
         ExceptionSummary exception = switch (dialect) {
             case SPRING -> exception(headers);
             case CONNECT -> rootCause(headers, ConnectDlqHeaders.EXCEPTION_STACKTRACE, ConnectDlqHeaders.EXCEPTION_CLASS,
                     ConnectDlqHeaders.EXCEPTION_MESSAGE);
             case STREAMS -> rootCause(headers, StreamsDlqHeaders.STACKTRACE, StreamsDlqHeaders.EXCEPTION, StreamsDlqHeaders.MESSAGE);
+            case CUSTOM -> rootCause(headers, topic.headers().stackTrace(), topic.headers().exceptionClass(), topic.headers().exceptionMessage());
         };
         FailedRecord failure = (original.problem() == null
                 ? new FailedRecord(new FailureKey(original.topic(), original.partition(), original.offset(), group), dlqLocation, key,
@@ -134,6 +142,8 @@ public final class DlqRecordClassifier {
                 }
                 yield topic.consumerGroup();
             }
+            case CUSTOM -> topic.consumerGroup() != null ? topic.consumerGroup()
+                    : headers.requiredIdentifier(topic.headers().consumerGroup(), FailureKey.MAX_GROUP_LENGTH);
         };
     }
 
@@ -167,7 +177,28 @@ public final class DlqRecordClassifier {
             case SPRING -> SPRING_PREFIX;
             case CONNECT -> ConnectDlqHeaders.PREFIX;
             case STREAMS -> StreamsDlqHeaders.PREFIX;
+            case CUSTOM -> throw new IllegalArgumentException("a custom mapping names its headers one by one");
         };
+    }
+
+    private static OriginalLocation customLocation(DltHeaderReader headers, HeaderMapping mapping) {
+        boolean text = mapping.numbers() == HeaderMapping.Numbers.TEXT;
+        return originalLocation(() -> headers.requiredTopic(mapping.topic()),
+                () -> text ? headers.requiredDecimalInt(mapping.partition()) : headers.requiredNonNegativeInt(mapping.partition()),
+                () -> text ? headers.requiredDecimalLong(mapping.offset()) : headers.requiredNonNegativeLong(mapping.offset()));
+    }
+
+    /** The mapped timestamp header: absent, no original timestamp; present but not a time, quarantined as Spring's would be. */
+    private static OriginalTimestamp customTimestamp(DltHeaderReader headers, HeaderMapping mapping) throws BadHeaderException {
+        String name = mapping.timestamp();
+        if (!headers.has(name)) {
+            return null;
+        }
+        long epochMilli = mapping.numbers() == HeaderMapping.Numbers.TEXT ? headers.requiredDecimalLong(name) : headers.requiredNonNegativeLong(name);
+        if (epochMilli > OriginalTimestamp.LATEST.toEpochMilli()) {
+            throw new BadHeaderException(name, epochMilli + " ms is after " + OriginalTimestamp.LATEST);
+        }
+        return OriginalTimestamp.ofEpochMilliWithUnknownType(epochMilli, CUSTOM_TYPE);
     }
 
     /** The original location's headers, each judged; {@code problem} names every one that is missing or undecodable. */
@@ -222,12 +253,13 @@ public final class DlqRecordClassifier {
      * the last {@code Caused by:} of the stack trace, when there is one.
      */
     private static ExceptionSummary rootCause(DltHeaderReader headers, String stackTrace, String exceptionClassHeader, String messageHeader) {
-        String cause = headers.rootCauseClass(stackTrace, MAX_CLASS_BYTES);
-        String exceptionClass = cause != null ? cause : headers.lenientText(exceptionClassHeader, MAX_CLASS_BYTES);
+        String cause = stackTrace == null ? null : headers.rootCauseClass(stackTrace, MAX_CLASS_BYTES);
+        String exceptionClass = cause != null || exceptionClassHeader == null ? cause : headers.lenientText(exceptionClassHeader, MAX_CLASS_BYTES);
         if (exceptionClass == null || exceptionClass.isBlank()) {
             return null;
         }
-        return ExceptionSummary.ofMessageBytes(BoundedText.truncate(exceptionClass, ExceptionSummary.MAX_CLASS_LENGTH), headers.bytes(messageHeader));
+        return ExceptionSummary.ofMessageBytes(BoundedText.truncate(exceptionClass, ExceptionSummary.MAX_CLASS_LENGTH),
+                messageHeader == null ? null : headers.bytes(messageHeader));
     }
 
     /** A type Kafka does not have does not hide the instant: it is kept with the raw text (UNKNOWN). */

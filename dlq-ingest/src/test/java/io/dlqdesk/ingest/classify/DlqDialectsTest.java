@@ -39,7 +39,7 @@ class DlqDialectsTest {
     }
 
     private static ClassifierSettings topic(DialectSetting dialect, String group) {
-        return new ClassifierSettings(null, null, null, Map.of(DLQ_TOPIC, new TopicDialect(dialect, group)));
+        return new ClassifierSettings(null, null, null, Map.of(DLQ_TOPIC, TopicDialect.of(dialect, group)));
     }
 
     private static FailedRecord failure(Classification classification) {
@@ -237,7 +237,7 @@ class DlqDialectsTest {
         @Test
         void otherTopicsKeepTheDefault() {
             ClassifierSettings settings = new ClassifierSettings(null, null, DialectSetting.SPRING,
-                    Map.of("payments.dlq", new TopicDialect(DialectSetting.CONNECT, null)));
+                    Map.of("payments.dlq", TopicDialect.of(DialectSetting.CONNECT, null)));
 
             assertThat(classify(settings, connect())).as("orders.dlq is read as spring").isInstanceOf(Malformed.class);
             assertThat(settings.dialectOf("payments.dlq").dialect()).isEqualTo(DialectSetting.CONNECT);
@@ -250,7 +250,7 @@ class DlqDialectsTest {
         @Test
         void aStreamsTopicNeedsItsApplicationId() {
             assertThatThrownBy(() -> topic(DialectSetting.STREAMS, null)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("dlq-topics[" + DLQ_TOPIC + "]").hasMessageContaining("application.id");
+                    .hasMessageContaining("consumer-group").hasMessageContaining("application.id");
             assertThat(topic(DialectSetting.STREAMS, APPLICATION_ID).dialectOf(DLQ_TOPIC).consumerGroup()).isEqualTo(APPLICATION_ID);
         }
 
@@ -266,13 +266,95 @@ class DlqDialectsTest {
         void aTopicOrGroupThatCannotBeIsRefused() {
             assertThatThrownBy(() -> new ClassifierSettings(null, null, null, Map.of("orders dlq", TopicDialect.of(DialectSetting.CONNECT))))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a Kafka topic name");
-            assertThatThrownBy(() -> new TopicDialect(DialectSetting.STREAMS, "app\nid"))
+            assertThatThrownBy(() -> TopicDialect.of(DialectSetting.STREAMS, "app\nid"))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("consumer-group: control character");
         }
 
         @Test
         void theDefaultIsAuto() {
             assertThat(ClassifierSettings.defaults().dialectOf("any.dlq")).isEqualTo(TopicDialect.of(DialectSetting.AUTO));
+        }
+    }
+
+    @Nested
+    class CustomMapping {
+
+        private static final HeaderMapping IN_HOUSE = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset",
+                "x-failed-group", "x-source-time", "x-error-class", "x-error-message", null, null);
+
+        private DlqRecordBuilder inHouse() {
+            return bare()
+                    .add("x-source-topic", utf8(TOPIC))
+                    .add("x-source-partition", utf8(Integer.toString(PARTITION)))
+                    .add("x-source-offset", utf8(Long.toString(OFFSET)))
+                    .add("x-failed-group", utf8(GROUP))
+                    .add("x-source-time", utf8(Long.toString(TIMESTAMP - 5)))
+                    .add("x-error-class", utf8(CAUSE_FQCN))
+                    .add("x-error-message", utf8(MESSAGE));
+        }
+
+        private ClassifierSettings custom(HeaderMapping mapping, String group) {
+            return new ClassifierSettings(null, null, null, Map.of(DLQ_TOPIC, new TopicDialect(DialectSetting.CUSTOM, group, mapping)));
+        }
+
+        @Test
+        void anInHouseWritersRecordIsReadByTheMappedHeaders() {
+            FailedRecord failure = failure(classify(custom(IN_HOUSE, null), inHouse()));
+
+            assertThat(failure.dialect()).isEqualTo(DlqDialect.CUSTOM);
+            assertThat(failure.failureKey()).isEqualTo(new FailureKey(TOPIC, PARTITION, OFFSET, GROUP));
+            assertThat(failure.exception()).isEqualTo(new ExceptionSummary(CAUSE_FQCN, MESSAGE));
+            assertThat(failure.originalTimestamp().instant()).isEqualTo(Instant.ofEpochMilli(TIMESTAMP - 5));
+            assertThat(failure.originalTimestamp().rawType()).isEqualTo(DlqRecordClassifier.CUSTOM_TYPE);
+        }
+
+        @Test
+        void binaryNumbersAreReadAsSpringWritesThem() {
+            HeaderMapping binary = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset", "x-failed-group", null,
+                    null, null, null, HeaderMapping.Numbers.BINARY);
+            FailedRecord failure = failure(classify(custom(binary, null), inHouse()
+                    .set("x-source-partition", int4(PARTITION)).set("x-source-offset", long8(OFFSET))));
+
+            assertThat(failure.failureKey()).isEqualTo(new FailureKey(TOPIC, PARTITION, OFFSET, GROUP));
+            assertThat(failure.originalTimestamp().rawType()).as("no timestamp header mapped: the DLQ record's CreateTime")
+                    .isEqualTo(DlqRecordClassifier.NO_TYPE_HEADER);
+            assertThat(failure(classify(custom(binary, null), inHouse())).locationUnknownReason())
+                    .as("text where binary is mapped").startsWith("x-source-partition: expected 4 bytes");
+        }
+
+        @Test
+        void aGroupSetForTheTopicStandsInForAGroupHeader() {
+            HeaderMapping noGroupHeader = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset", null, null, null, null,
+                    null, null);
+
+            assertThat(failure(classify(custom(noGroupHeader, "fulfilment"), inHouse())).failureKey().consumerGroup()).isEqualTo("fulfilment");
+            assertThat(classify(custom(IN_HOUSE, null), inHouse().without("x-failed-group")))
+                    .isEqualTo(new Malformed("x-failed-group: missing"));
+        }
+
+        @Test
+        void aMappedTimestampThatIsNoTimeIsQuarantinedAndAMissingOneLeavesNone() {
+            assertThat(classify(custom(IN_HOUSE, null), inHouse().set("x-source-time", "yesterday")))
+                    .isEqualTo(new Malformed("x-source-time: not a decimal number: 'yesterday'"));
+            assertThat(failure(classify(custom(IN_HOUSE, null), inHouse().without("x-source-time"))).originalTimestamp()).isNull();
+        }
+
+        @Test
+        void aMappingMissingWhatItNeedsIsRefusedAtStartUp() {
+            assertThatThrownBy(() -> new HeaderMapping(null, "p", "o", "g", null, null, null, null, null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("headers.topic: required for the custom dialect (the header that holds it)");
+            assertThatThrownBy(() -> new HeaderMapping("t", "p", "o", "g\n", null, null, null, null, null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("headers.consumer-group: control character");
+            assertThatThrownBy(() -> new TopicDialect(DialectSetting.CUSTOM, null, null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs headers");
+            assertThatThrownBy(() -> new TopicDialect(DialectSetting.CUSTOM, null,
+                    new HeaderMapping("t", "p", "o", null, null, null, null, null, null)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs the failing group");
+            assertThatThrownBy(() -> new TopicDialect(DialectSetting.CONNECT, null, IN_HOUSE))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("set dialect: custom");
+            assertThatThrownBy(() -> new ClassifierSettings(null, null, DialectSetting.CUSTOM, null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("per DLQ topic");
+            assertThat(new TopicDialect(DialectSetting.CUSTOM, null, IN_HOUSE).headers()).isEqualTo(IN_HOUSE);
         }
     }
 }

@@ -11,5 +11,7 @@ public enum DlqDialect {
     /** A Kafka Connect sink connector's dead-letter queue ({@code __connect.errors.*}, context headers on). */
     CONNECT,
     /** Kafka Streams' dead-letter queue, from kafka-streams 4.2 ({@code __streams.errors.*}). */
-    STREAMS
+    STREAMS,
+    /** An in-house writer's headers, named in the desk's settings for its DLQ topic. */
+    CUSTOM
 }
