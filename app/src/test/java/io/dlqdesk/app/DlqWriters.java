@@ -109,6 +109,32 @@ final class DlqWriters {
 
         /** Waits until the REST API reports the connector and its task RUNNING; fails at once if either FAILED or the JVM died. */
         ConnectWorker awaitRunning(Duration timeout) throws Exception {
+            return awaitState("RUNNING", timeout);
+        }
+
+        /** Pauses the connector and waits until it and its task are PAUSED: records sent meanwhile wait in the topic. */
+        ConnectWorker pause(Duration timeout) throws Exception {
+            request("pause");
+            return awaitState("PAUSED", timeout);
+        }
+
+        /** Resumes a paused connector and waits until it and its task are RUNNING again. */
+        ConnectWorker resume(Duration timeout) throws Exception {
+            request("resume");
+            return awaitState("RUNNING", timeout);
+        }
+
+        private void request(String action) throws Exception {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/connectors/"
+                    + connectorName + "/" + action)).timeout(Duration.ofSeconds(10)).PUT(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 202) {
+                throw new IllegalStateException(child.name + ": " + action + " of " + connectorName + " answered " + response.statusCode()
+                        + " " + response.body());
+            }
+        }
+
+        private ConnectWorker awaitState(String wanted, Duration timeout) throws Exception {
             long deadline = System.nanoTime() + timeout.toNanos();
             String last = "(no answer yet)";
             while (System.nanoTime() < deadline) {
@@ -125,7 +151,7 @@ final class DlqWriters {
                         if ("FAILED".equals(connectorState) || taskStates.contains("FAILED")) {
                             throw new IllegalStateException(child.name + ": connector " + connectorName + " failed: " + last + "\n" + child.logTail());
                         }
-                        if ("RUNNING".equals(connectorState) && !taskStates.isEmpty() && taskStates.stream().allMatch("RUNNING"::equals)) {
+                        if (wanted.equals(connectorState) && !taskStates.isEmpty() && taskStates.stream().allMatch(wanted::equals)) {
                             return this;
                         }
                     }
@@ -134,7 +160,7 @@ final class DlqWriters {
                 }
                 Thread.sleep(250);
             }
-            throw new IllegalStateException(child.name + ": connector " + connectorName + " not RUNNING within " + timeout
+            throw new IllegalStateException(child.name + ": connector " + connectorName + " not " + wanted + " within " + timeout
                     + "; last status " + last + "\n" + child.logTail());
         }
 
