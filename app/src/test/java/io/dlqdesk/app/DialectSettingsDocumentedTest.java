@@ -6,9 +6,11 @@ import io.dlqdesk.ingest.classify.HeaderMapping;
 import io.dlqdesk.ingest.classify.TopicDialect;
 import io.dlqdesk.ingest.config.IngestProperties;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
@@ -47,7 +49,7 @@ class DialectSettingsDocumentedTest {
         assertThat(ingest.dlqTopics()).containsEntry("orders-sink.dlq", TopicDialect.of(DialectSetting.CONNECT))
                 .containsEntry("orders-enricher.dlq", TopicDialect.of(DialectSetting.STREAMS, "orders-enricher"));
         assertThat(ingest.dlqTopics().get("billing.dlq").headers()).isEqualTo(new HeaderMapping("x-source-topic", "x-source-partition",
-                "x-source-offset", "x-failed-group", "x-source-time", "x-error-class", "x-error-message", null, HeaderMapping.Numbers.TEXT));
+                "x-source-offset", "x-failed-group", "x-source-time", "x-error-class", "x-error-message", null, HeaderMapping.Numbers.TEXT, false));
         assertThat(new ClassifierSettings(null, null, ingest.dialect(), ingest.dlqTopics()).dialectOf("orders-sink.dlq").dialect())
                 .isEqualTo(DialectSetting.CONNECT);
     }
@@ -64,6 +66,22 @@ class DialectSettingsDocumentedTest {
 
         assertThat(billing.dialect()).isEqualTo(DialectSetting.CUSTOM);
         assertThat(billing.headers()).isEqualTo(new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset", "x-failed-group",
-                "x-source-time", "x-error-class", "x-error-message", "x-error-trace", HeaderMapping.Numbers.TEXT));
+                "x-source-time", "x-error-class", "x-error-message", "x-error-trace", HeaderMapping.Numbers.TEXT, false));
+    }
+
+    @EnableConfigurationProperties(IngestProperties.class)
+    static class IngestSettingsOnly {
+    }
+
+    @Test
+    void aTopicNameWithDotsWrittenWithoutBracketsStopsTheStartInsteadOfBeingDropped() {
+        new ApplicationContextRunner().withUserConfiguration(IngestSettingsOnly.class)
+                .withPropertyValues("dlqdesk.ingest.dlq-topics.orders.dlq.dialect=connect")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("dlqdesk.ingest.dlq-topics.orders.dlq.dialect"));
+        new ApplicationContextRunner().withUserConfiguration(IngestSettingsOnly.class)
+                .withPropertyValues("dlqdesk.ingest.dlq-topics[orders.dlq].dialect=connect")
+                .run(context -> assertThat(context).hasNotFailed().getBean(IngestProperties.class).extracting(IngestProperties::dlqTopics)
+                        .isEqualTo(java.util.Map.of("orders.dlq", TopicDialect.of(DialectSetting.CONNECT))));
     }
 }

@@ -70,11 +70,39 @@ final class DialectStory {
         await().atMost(WAIT).until(() -> Replays.incidentsOf(app, desk.source()).contains(id));
         assertThat(RunningApp.get(app, "/api/v1/incidents/" + id, "viewer", RunningApp.PASSWORD).body()).contains(
                 "\"dlqDialect\":\"" + desk.dialect() + "\"", "\"consumerGroup\":\"" + desk.group() + "\"", "\"eventId\":\"" + eventId + "\"",
-                "\"originalLocationKnown\":true", "\"exceptionClass\":\"java.net.ConnectException\"");
+                "\"originalLocationKnown\":true", "\"exceptionClass\":\"java.lang.IllegalStateException\"");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(RunningApp.get(app, "/api/v1/incidents/" + id + "/history", "viewer",
+                RunningApp.PASSWORD).body()).contains("read from a " + desk.dialect().toLowerCase(java.util.Locale.ROOT)
+                + " DLQ record: source timestamp type not written"));
 
         assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/acknowledge", "operator", "{\"reason\":\"mine\"}").statusCode())
                 .isEqualTo(204);
         writer.hold(); // the replay waits in the topic until the incident is closed
+        ConsumerRecord<byte[], byte[]> replay;
+        try {
+            replay = replayWhileHeld(desk, id, source, key, value, timestamp, eventId);
+        } finally {
+            writer.release(); // it fails on the replay too; its DLQ record carries the replay's headers, so the nine checks hold
+        }
+        await().atMost(WAIT).until(() -> Replays.events(app, id, "RetryFailureCorrelated") >= 1);
+        assertThat(Replays.events(app, id, "IncidentReopened")).isGreaterThanOrEqualTo(1);
+        await().atMost(WAIT).until(() -> "OPEN".equals(Replays.statusOf(app, id)));
+        String ownIdOfTheReFailure = IncidentId.of(new FailureKey(desk.source(), 1, replay.offset(), desk.group())).value();
+        assertThat(Replays.events(app, ownIdOfTheReFailure, "IncidentOpened")).as("the re-failure opened no incident of its own").isZero();
+        assertThat(Replays.lastPayload(app, id, "RetryFailureCorrelated")).contains("\"dialect\":\"" + desk.dialect() + "\"");
+
+        Files.writeString(markers, markersLeft); // fixed: the writer reads its markers again within a batch or 200 ms
+        Thread.sleep(500);
+        HttpResponse<String> second = Replays.requestReplay(app, id);
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(202);
+        assertThat(second.body()).contains("\"attempt\":2");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(writer.processed()).contains(new String(value, StandardCharsets.UTF_8)));
+    }
+
+    /** Requested, published byte-identically on the source partition, and the incident resolved: the writer is held meanwhile. */
+    private static ConsumerRecord<byte[], byte[]> replayWhileHeld(Desk desk, String id, RecordMetadata source, byte[] key, byte[] value,
+                                                                  long timestamp, String eventId) throws Exception {
+        ConfigurableApplicationContext app = desk.app();
         HttpResponse<String> accepted = Replays.requestReplay(app, id);
         assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
         TopicPartition partition = new TopicPartition(desk.source(), 1);
@@ -89,21 +117,7 @@ final class DialectStory {
         assertThat(RunningApp.post(app, "/api/v1/incidents/" + id + "/resolve", "operator", "{\"reason\":\"replayed\"}").statusCode())
                 .isEqualTo(204);
         await().atMost(WAIT).until(() -> "RESOLVED".equals(Replays.statusOf(app, id)));
-
-        writer.release(); // it fails on the replay too; its DLQ record carries the replay's headers, so the nine checks hold
-        await().atMost(WAIT).until(() -> Replays.events(app, id, "RetryFailureCorrelated") >= 1);
-        assertThat(Replays.events(app, id, "IncidentReopened")).isGreaterThanOrEqualTo(1);
-        await().atMost(WAIT).until(() -> "OPEN".equals(Replays.statusOf(app, id)));
-        String ownIdOfTheReFailure = IncidentId.of(new FailureKey(desk.source(), 1, replay.offset(), desk.group())).value();
-        assertThat(Replays.events(app, ownIdOfTheReFailure, "IncidentOpened")).as("the re-failure opened no incident of its own").isZero();
-        assertThat(Replays.lastPayload(app, id, "RetryFailureCorrelated")).contains("\"dialect\":\"" + desk.dialect() + "\"");
-
-        Files.writeString(markers, markersLeft); // fixed: the writer reads its markers again within a batch or 200 ms
-        Thread.sleep(500);
-        HttpResponse<String> second = Replays.requestReplay(app, id);
-        assertThat(second.statusCode()).as(second.body()).isEqualTo(202);
-        assertThat(second.body()).contains("\"attempt\":2");
-        await().atMost(WAIT).untilAsserted(() -> assertThat(writer.processed()).contains(new String(value, StandardCharsets.UTF_8)));
+        return replay;
     }
 
     /**

@@ -232,6 +232,9 @@ final class DlqWriters {
             config.put("auto.offset.reset", "earliest");
             // commits soon after processing, so a test sees the group's position move
             config.put("commit.interval.ms", "200");
+            // Streams' close leaves its member in the group until the session times out (45 s by default): an app started
+            // again in its place waits that long for its partitions
+            config.put("session.timeout.ms", "6000");
             // KIP-1034 (kafka-streams 4.2+): the built-in handlers write failed records here; the topic must exist
             config.put("errors.dead.letter.queue.topic.name", dlqTopic);
             config.put("processing.exception.handler", "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler");

@@ -4,6 +4,7 @@ import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.record.TimestampType;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.SimpleSerializedObject;
@@ -41,6 +42,19 @@ class StoredEventFormTest {
         assertThat(opened.failure().originalTimestamp().type()).isEqualTo(TimestampType.CREATE_TIME);
         assertThat(opened.failure().originalTimestamp().rawType()).isNull();
         assertThat(opened.failureKey().offset()).isEqualTo(42);
+        assertThat(opened.failure().dialect()).as("before dialects only Spring's headers were read").isEqualTo(DlqDialect.SPRING);
+    }
+
+    @Test
+    void aFailureReadFromAnotherWritersHeadersKeepsItsDialect() {
+        IncidentOpened opened = read("{\"incidentId\":{\"value\":\"inc-" + "0".repeat(32) + "\"},\"failure\":"
+                + FAILURE.substring(0, FAILURE.length() - 1) + ",\"dialect\":\"CONNECT\"}"
+                + ",\"detectedAt\":\"2026-11-28T10:01:00Z\",\"replayDeadline\":null,\"correlationMismatches\":[]}", IncidentOpened.class);
+        var serialized = serializer.serialize(opened, byte[].class);
+
+        assertThat(opened.failure().dialect()).isEqualTo(DlqDialect.CONNECT);
+        assertThat(serializer.<byte[], IncidentOpened>deserialize(serialized)).isEqualTo(opened);
+        assertThat(new String(serialized.getData(), StandardCharsets.UTF_8)).contains("\"dialect\":\"CONNECT\"");
     }
 
     @Test

@@ -95,7 +95,7 @@ class StreamsDlqIT {
         DialectStory.failReplayReFailFix(desk, new DialectStory.Writer() {
             @Override
             public void hold() throws Exception {
-                streams.close(); // it leaves its group; the next one starts from the group's committed offsets
+                streams.close(); // the next one starts from the group's committed offsets, once this member's session ends
             }
 
             @Override

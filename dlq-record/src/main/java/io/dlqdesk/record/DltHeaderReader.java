@@ -22,7 +22,6 @@ public final class DltHeaderReader {
     private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     private static final int MAX_ECHO = 100;
     private static final Pattern DECIMAL = Pattern.compile("-?[0-9]{1,19}");
-    private static final byte[] CAUSED_BY = "Caused by: ".getBytes(StandardCharsets.US_ASCII);
 
     private final Headers headers;
 
@@ -111,38 +110,6 @@ public final class DltHeaderReader {
             throw new BadHeaderException(name, "out of range: " + echo(text));
         }
         return requireNonNegative(name, number);
-    }
-
-    /** The last line of a stack trace that starts {@code Caused by: }, its class name only; null when there is none. */
-    public String rootCauseClass(String name, int maxBytes) {
-        byte[] trace = bytes(name);
-        if (trace == null) {
-            return null;
-        }
-        int at = lastIndexOf(trace, CAUSED_BY);
-        if (at < 0) {
-            return null;
-        }
-        int start = at + CAUSED_BY.length;
-        int end = start;
-        while (end < trace.length && end - start < maxBytes && trace[end] != ':' && !Character.isWhitespace(trace[end])) {
-            end++;
-        }
-        String cause = strictUtf8(java.util.Arrays.copyOfRange(trace, start, end));
-        return cause == null || cause.isBlank() ? null : cause;
-    }
-
-    private static int lastIndexOf(byte[] haystack, byte[] needle) {
-        for (int i = haystack.length - needle.length; i >= 0; i--) {
-            int j = 0;
-            while (j < needle.length && haystack[i + j] == needle[j]) {
-                j++;
-            }
-            if (j == needle.length) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private static String printable(String text) {

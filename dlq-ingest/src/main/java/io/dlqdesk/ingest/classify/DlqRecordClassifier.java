@@ -15,12 +15,14 @@ import io.dlqdesk.record.BadHeaderException;
 import io.dlqdesk.record.ConnectDlqHeaders;
 import io.dlqdesk.record.DltHeaderReader;
 import io.dlqdesk.record.EventIdExtractor;
+import io.dlqdesk.record.StackTraceText;
 import io.dlqdesk.record.StreamsDlqHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -36,6 +38,10 @@ public final class DlqRecordClassifier {
     // enough bytes for any class name that survives ExceptionSummary's bound (<= 3 bytes per char + 1
     // to trigger the truncation mark); decoding more would only be thrown away
     private static final int MAX_CLASS_BYTES = 3 * ExceptionSummary.MAX_CLASS_LENGTH + 3;
+    // enough for any message that survives ExceptionSummary's bound, and the truncation mark
+    private static final int MAX_MESSAGE_BYTES = 3 * ExceptionSummary.MAX_MESSAGE_LENGTH + 3;
+    /** Exceptions Kafka's writers wrap the failing one in: the incident shows the one inside. */
+    private static final List<String> KAFKA_WRAPPERS = List.of("org.apache.kafka.connect.errors.", "org.apache.kafka.streams.errors.StreamsException");
     private static final String SPRING_PREFIX = "kafka_dlt-";
     /** The raw type of an original timestamp taken from a Connect or Streams DLQ record (OriginalTimestamp.MAX_RAW_TYPE_LENGTH). */
     static final String NO_TYPE_HEADER = "none written; the DLQ record's CreateTime";
@@ -106,15 +112,16 @@ public final class DlqRecordClassifier {
         OriginalTimestamp timestamp = switch (dialect) {
             case SPRING -> originalTimestamp(headers);
             case CONNECT, STREAMS -> dlqRecordTimestamp(dlqRecord);
-            case CUSTOM -> topic.headers().timestamp() == null ? dlqRecordTimestamp(dlqRecord) : customTimestamp(headers, topic.headers());
+            case CUSTOM -> topic.headers().timestamp() != null ? customTimestamp(headers, topic.headers())
+                    : topic.headers().recordTimestampIsSource() ? dlqRecordTimestamp(dlqRecord) : null;
         };
         PayloadHash hash = value == null ? null : PayloadHash.of(value);
         ExceptionSummary exception = switch (dialect) {
             case SPRING -> exception(headers);
-            case CONNECT -> rootCause(headers, ConnectDlqHeaders.EXCEPTION_STACKTRACE, ConnectDlqHeaders.EXCEPTION_CLASS,
+            case CONNECT -> exception(headers, ConnectDlqHeaders.EXCEPTION_STACKTRACE, ConnectDlqHeaders.EXCEPTION_CLASS,
                     ConnectDlqHeaders.EXCEPTION_MESSAGE);
-            case STREAMS -> rootCause(headers, StreamsDlqHeaders.STACKTRACE, StreamsDlqHeaders.EXCEPTION, StreamsDlqHeaders.MESSAGE);
-            case CUSTOM -> rootCause(headers, topic.headers().stackTrace(), topic.headers().exceptionClass(), topic.headers().exceptionMessage());
+            case STREAMS -> exception(headers, StreamsDlqHeaders.STACKTRACE, StreamsDlqHeaders.EXCEPTION, StreamsDlqHeaders.MESSAGE);
+            case CUSTOM -> exception(headers, topic.headers().stackTrace(), topic.headers().exceptionClass(), topic.headers().exceptionMessage());
         };
         FailedRecord failure = (original.problem() == null
                 ? new FailedRecord(new FailureKey(original.topic(), original.partition(), original.offset(), group), dlqLocation, key,
@@ -249,17 +256,26 @@ public final class DlqRecordClassifier {
     }
 
     /**
-     * Apache Kafka's writers name the top exception (Connect's own wrapper, for a converter's failure); the application's is
-     * the last {@code Caused by:} of the stack trace, when there is one.
+     * The exception a writer names, or, when that is a Kafka wrapper (Connect's {@code DataException} around a converter's
+     * failure, a {@code StreamsException}), the one it wraps: the first {@code Caused by:} of the stack trace, with that
+     * line's message. Without a class header, the trace's own first line is the exception.
      */
-    private static ExceptionSummary rootCause(DltHeaderReader headers, String stackTrace, String exceptionClassHeader, String messageHeader) {
-        String cause = stackTrace == null ? null : headers.rootCauseClass(stackTrace, MAX_CLASS_BYTES);
-        String exceptionClass = cause != null || exceptionClassHeader == null ? cause : headers.lenientText(exceptionClassHeader, MAX_CLASS_BYTES);
-        if (exceptionClass == null || exceptionClass.isBlank()) {
+    private static ExceptionSummary exception(DltHeaderReader headers, String stackTrace, String exceptionClassHeader, String messageHeader) {
+        List<StackTraceText.Thrown> chain = stackTrace == null ? List.of()
+                : StackTraceText.chain(headers.bytes(stackTrace), MAX_CLASS_BYTES, MAX_MESSAGE_BYTES);
+        String named = exceptionClassHeader == null ? null : headers.lenientText(exceptionClassHeader, MAX_CLASS_BYTES);
+        StackTraceText.Thrown top = named != null && !named.isBlank()
+                ? new StackTraceText.Thrown(named, messageHeader == null ? null : headers.bytes(messageHeader))
+                : chain.isEmpty() ? null : chain.get(0);
+        if (top == null) {
             return null;
         }
-        return ExceptionSummary.ofMessageBytes(BoundedText.truncate(exceptionClass, ExceptionSummary.MAX_CLASS_LENGTH),
-                messageHeader == null ? null : headers.bytes(messageHeader));
+        StackTraceText.Thrown shown = isWrapper(top.exceptionClass()) && chain.size() > 1 ? chain.get(1) : top;
+        return ExceptionSummary.ofMessageBytes(BoundedText.truncate(shown.exceptionClass(), ExceptionSummary.MAX_CLASS_LENGTH), shown.message());
+    }
+
+    private static boolean isWrapper(String exceptionClass) {
+        return KAFKA_WRAPPERS.stream().anyMatch(exceptionClass::startsWith);
     }
 
     /** A type Kafka does not have does not hide the instant: it is kept with the raw text (UNKNOWN). */

@@ -19,6 +19,10 @@ public record TopicDialect(DialectSetting dialect, String consumerGroup, HeaderM
                 throw new IllegalArgumentException("consumer-group: " + problem);
             }
         }
+        if (dialect == DialectSetting.SPRING && consumerGroup != null) {
+            throw new IllegalArgumentException("consumer-group does not apply to the spring dialect: Spring Kafka writes the failing group"
+                    + " in kafka_dlt-original-consumer-group");
+        }
         if (dialect == DialectSetting.STREAMS && consumerGroup == null) {
             throw new IllegalArgumentException("the streams dialect needs consumer-group, the Streams application's application.id:"
                     + " Kafka Streams writes it in no header");

@@ -72,7 +72,23 @@ public class IngestConfiguration {
 
     @Bean
     ClassifierSettings classifierSettings(IngestProperties properties, EventIdSource eventIdSource) {
+        requireReadTopics(properties);
         return new ClassifierSettings(properties.ownedGroups(), eventIdSource, properties.dialect(), properties.dlqTopics());
+    }
+
+    /**
+     * A dialect set for a topic the pattern does not read would never apply: most often a name with dots written without
+     * brackets (or in an environment variable), which the binder splits at its first dot.
+     */
+    static void requireReadTopics(IngestProperties properties) {
+        java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(properties.topicPattern());
+        for (String topic : properties.dlqTopics().keySet()) {
+            if (!pattern.matcher(topic).matches()) {
+                throw new IllegalStateException("dlqdesk.ingest.dlq-topics[" + topic + "]: dlqdesk.ingest.topic-pattern ("
+                        + properties.topicPattern() + ") reads no topic of that name; write a name with dots in brackets,"
+                        + " dlqdesk.ingest.dlq-topics[orders.dlq].dialect, not dlqdesk.ingest.dlq-topics.orders.dlq.dialect");
+            }
+        }
     }
 
     @Bean

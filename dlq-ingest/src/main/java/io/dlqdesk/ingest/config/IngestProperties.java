@@ -14,9 +14,13 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code dlqdesk.ingest.*}: the DLQ consumer. Defaults here are the shipped ones (listed in docs/configuration.md). */
+/**
+ * {@code dlqdesk.ingest.*}: the DLQ consumer. Defaults here are the shipped ones (listed in docs/configuration.md). A
+ * property under the prefix that binds to nothing stops the start: a misspelt key, or a DLQ topic name with dots written
+ * without brackets, would otherwise be dropped without a word.
+ */
 @Validated
-@ConfigurationProperties("dlqdesk.ingest")
+@ConfigurationProperties(prefix = "dlqdesk.ingest", ignoreUnknownFields = false)
 public record IngestProperties(
         @DefaultValue("true") boolean enabled,
         @NotBlank @DefaultValue(".*\\.dlq") String topicPattern,

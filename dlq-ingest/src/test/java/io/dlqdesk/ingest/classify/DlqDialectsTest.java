@@ -62,19 +62,33 @@ class DlqDialectsTest {
         }
 
         @Test
-        void theExceptionIsTheStackTracesLastCauseNotConnectsWrapper() {
-            ExceptionSummary exception = failure(classify(connect())).exception();
-
-            assertThat(exception.exceptionClass()).isEqualTo(ROOT_CAUSE);
-            assertThat(exception.message()).isEqualTo(MESSAGE);
+        void aConvertersFailureIsShownAsTheExceptionConnectsWrapperHolds() {
+            assertThat(failure(classify(connect())).exception()).as("the first cause under DataException, with its own message")
+                    .isEqualTo(new ExceptionSummary(CAUSE_FQCN, MESSAGE));
         }
 
         @Test
-        void withoutACauseInTheStackTraceTheHeadersClassIsTaken() {
-            ExceptionSummary exception = failure(classify(connect().set("__connect.errors.exception.stacktrace",
-                    CONNECT_WRAPPER + ": bad\n\tat x.y(Z.java:1)\n"))).exception();
+        void aTasksOwnExceptionIsShownAsItIsNotItsCause() {
+            ExceptionSummary exception = failure(classify(connect()
+                    .set("__connect.errors.exception.class.name", "java.lang.IllegalStateException")
+                    .set("__connect.errors.exception.message", "payment service rejected order-42")
+                    .set("__connect.errors.exception.stacktrace", "java.lang.IllegalStateException: payment service rejected order-42\n"
+                            + "\tat com.acme.Sink.put(Sink.java:1)\nCaused by: java.net.ConnectException: downstream refused\n"))).exception();
 
-            assertThat(exception.exceptionClass()).isEqualTo(CONNECT_WRAPPER);
+            assertThat(exception).isEqualTo(new ExceptionSummary("java.lang.IllegalStateException", "payment service rejected order-42"));
+        }
+
+        @Test
+        void suppressedExceptionsCircularCausesAndCausesInMessagesAreNotTheCause() {
+            String trace = CONNECT_WRAPPER + ": failed; Caused by: com.acme.InMessage: not a line of its own\n"
+                    + "\tat x.Y.z(Y.java:1)\n"
+                    + "\tSuppressed: java.io.IOException: close failed\n"
+                    + "\t\tCaused by: com.acme.Suppressed: indented\n"
+                    + "Caused by: [CIRCULAR REFERENCE: java.lang.Exception: loop]\n";
+
+            assertThat(failure(classify(connect().set("__connect.errors.exception.stacktrace", trace))).exception())
+                    .as("no cause line names a class: the wrapper itself, with the header's message")
+                    .isEqualTo(new ExceptionSummary(CONNECT_WRAPPER, MESSAGE));
         }
 
         @Test
@@ -108,8 +122,10 @@ class DlqDialectsTest {
         void aHostileConnectorNameIsQuarantinedNotCut() {
             assertThat(classify(connect().set("__connect.errors.connector.name", "sink\nINFO forged")))
                     .isEqualTo(new Malformed("__connect.errors.connector.name: control character U+000A at index 4"));
-            assertThat(classify(connect().set("__connect.errors.connector.name", "c".repeat(300))))
-                    .isEqualTo(new Malformed("__connect.errors.connector.name: 300 characters, longer than 247"));
+            assertThat(classify(connect().set("__connect.errors.connector.name", "c".repeat(248))))
+                    .isEqualTo(new Malformed("__connect.errors.connector.name: 248 characters, longer than 247"));
+            assertThat(failure(classify(connect().set("__connect.errors.connector.name", "c".repeat(247)))).failureKey().consumerGroup())
+                    .as("connect- and 247 characters: a group of 255, the longest kept").hasSize(255);
         }
 
         @ParameterizedTest
@@ -120,6 +136,14 @@ class DlqDialectsTest {
             assertThat(failure.originalLocationKnown()).isFalse();
             assertThat(failure.locationUnknownReason()).startsWith("__connect.errors.offset: ");
             assertThat(failure.failureKey().consumerGroup()).as("still its group's incident").isEqualTo("connect-" + CONNECTOR);
+        }
+
+        @Test
+        void theLargestOffsetIsReadAndOneBeyondItIsOutOfRange() {
+            assertThat(failure(classify(connect().set("__connect.errors.offset", "9223372036854775807"))).failureKey().offset())
+                    .isEqualTo(Long.MAX_VALUE);
+            assertThat(failure(classify(connect().set("__connect.errors.offset", "9999999999999999999"))).locationUnknownReason())
+                    .isEqualTo("__connect.errors.offset: out of range: '9999999999999999999'");
         }
 
         @Test
@@ -228,6 +252,15 @@ class DlqDialectsTest {
         }
 
         @Test
+        void aTopicReadAsStreamsRefusesAConnectRecordAndReadsItsOwn() {
+            ClassifierSettings streamsTopic = topic(DialectSetting.STREAMS, APPLICATION_ID);
+
+            assertThat(classify(streamsTopic, connect())).isEqualTo(new Malformed(
+                    "the topic is read as a streams DLQ, but the record has no __streams.errors.* header"));
+            assertThat(failure(classify(streamsTopic, streams())).dialect()).isEqualTo(DlqDialect.STREAMS);
+        }
+
+        @Test
         void aTopicReadAsSpringReadsOnlySpringsHeaders() {
             assertThat(classify(topic(DialectSetting.SPRING, null), connect()))
                     .isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": missing"));
@@ -239,7 +272,8 @@ class DlqDialectsTest {
             ClassifierSettings settings = new ClassifierSettings(null, null, DialectSetting.SPRING,
                     Map.of("payments.dlq", TopicDialect.of(DialectSetting.CONNECT, null)));
 
-            assertThat(classify(settings, connect())).as("orders.dlq is read as spring").isInstanceOf(Malformed.class);
+            assertThat(classify(settings, connect())).as("orders.dlq is read as spring")
+                    .isEqualTo(new Malformed(ORIGINAL_CONSUMER_GROUP + ": missing"));
             assertThat(settings.dialectOf("payments.dlq").dialect()).isEqualTo(DialectSetting.CONNECT);
         }
     }
@@ -280,7 +314,7 @@ class DlqDialectsTest {
     class CustomMapping {
 
         private static final HeaderMapping IN_HOUSE = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset",
-                "x-failed-group", "x-source-time", "x-error-class", "x-error-message", null, null);
+                "x-failed-group", "x-source-time", "x-error-class", "x-error-message", null, null, false);
 
         private DlqRecordBuilder inHouse() {
             return bare()
@@ -311,21 +345,40 @@ class DlqDialectsTest {
         @Test
         void binaryNumbersAreReadAsSpringWritesThem() {
             HeaderMapping binary = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset", "x-failed-group", null,
-                    null, null, null, HeaderMapping.Numbers.BINARY);
+                    null, null, null, HeaderMapping.Numbers.BINARY, false);
             FailedRecord failure = failure(classify(custom(binary, null), inHouse()
                     .set("x-source-partition", int4(PARTITION)).set("x-source-offset", long8(OFFSET))));
 
             assertThat(failure.failureKey()).isEqualTo(new FailureKey(TOPIC, PARTITION, OFFSET, GROUP));
-            assertThat(failure.originalTimestamp().rawType()).as("no timestamp header mapped: the DLQ record's CreateTime")
-                    .isEqualTo(DlqRecordClassifier.NO_TYPE_HEADER);
             assertThat(failure(classify(custom(binary, null), inHouse())).locationUnknownReason())
                     .as("text where binary is mapped").startsWith("x-source-partition: expected 4 bytes");
         }
 
         @Test
+        void withoutATimestampHeaderTheDlqRecordsTimeIsTakenOnlyWhenTheWriterSaysItCopiesTheSources() {
+            HeaderMapping noTime = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset", "x-failed-group", null,
+                    null, null, null, null, false);
+            HeaderMapping copiesTime = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset", "x-failed-group", null,
+                    null, null, null, null, true);
+
+            assertThat(failure(classify(custom(noTime, null), inHouse())).originalTimestamp())
+                    .as("a producer that sets no timestamp stamps the time of the dead-lettering: not taken for the source's").isNull();
+            assertThat(failure(classify(custom(copiesTime, null), inHouse())).originalTimestamp())
+                    .isEqualTo(OriginalTimestamp.ofEpochMilliWithUnknownType(TIMESTAMP, "none written; the DLQ record's CreateTime"));
+            assertThatThrownBy(() -> new HeaderMapping("t", "p", "o", "g", "x-source-time", null, null, null, null, true))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one or the other");
+        }
+
+        @Test
+        void theRawTypesStoredInEventsAreNeverReworded() { // a part of the failure's content: duplicates and check 8 compare it
+            assertThat(DlqRecordClassifier.NO_TYPE_HEADER).isEqualTo("none written; the DLQ record's CreateTime");
+            assertThat(DlqRecordClassifier.CUSTOM_TYPE).isEqualTo("none written; the mapped timestamp header");
+        }
+
+        @Test
         void aGroupSetForTheTopicStandsInForAGroupHeader() {
             HeaderMapping noGroupHeader = new HeaderMapping("x-source-topic", "x-source-partition", "x-source-offset", null, null, null, null,
-                    null, null);
+                    null, null, false);
 
             assertThat(failure(classify(custom(noGroupHeader, "fulfilment"), inHouse())).failureKey().consumerGroup()).isEqualTo("fulfilment");
             assertThat(classify(custom(IN_HOUSE, null), inHouse().without("x-failed-group")))
@@ -341,14 +394,14 @@ class DlqDialectsTest {
 
         @Test
         void aMappingMissingWhatItNeedsIsRefusedAtStartUp() {
-            assertThatThrownBy(() -> new HeaderMapping(null, "p", "o", "g", null, null, null, null, null))
+            assertThatThrownBy(() -> new HeaderMapping(null, "p", "o", "g", null, null, null, null, null, false))
                     .isInstanceOf(IllegalArgumentException.class).hasMessage("headers.topic: required for the custom dialect (the header that holds it)");
-            assertThatThrownBy(() -> new HeaderMapping("t", "p", "o", "g\n", null, null, null, null, null))
+            assertThatThrownBy(() -> new HeaderMapping("t", "p", "o", "g\n", null, null, null, null, null, false))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("headers.consumer-group: control character");
             assertThatThrownBy(() -> new TopicDialect(DialectSetting.CUSTOM, null, null))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs headers");
             assertThatThrownBy(() -> new TopicDialect(DialectSetting.CUSTOM, null,
-                    new HeaderMapping("t", "p", "o", null, null, null, null, null, null)))
+                    new HeaderMapping("t", "p", "o", null, null, null, null, null, null, false)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs the failing group");
             assertThatThrownBy(() -> new TopicDialect(DialectSetting.CONNECT, null, IN_HOUSE))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("set dialect: custom");

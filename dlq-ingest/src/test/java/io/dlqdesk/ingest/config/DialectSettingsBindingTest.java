@@ -44,7 +44,7 @@ class DialectSettingsBindingTest {
         assertThat(properties.dialect()).isEqualTo(DialectSetting.SPRING);
         assertThat(properties.dlqTopics()).containsEntry("orders.enricher.dlq", TopicDialect.of(DialectSetting.STREAMS, "orders-enricher"));
         assertThat(properties.dlqTopics().get("payments.dlq").headers()).isEqualTo(new HeaderMapping("x-source-topic", "x-source-partition",
-                "x-source-offset", "x-failed-group", null, null, null, null, HeaderMapping.Numbers.BINARY));
+                "x-source-offset", "x-failed-group", null, null, null, null, HeaderMapping.Numbers.BINARY, false));
     }
 
     @Test
@@ -52,5 +52,23 @@ class DialectSettingsBindingTest {
         assertThatThrownBy(() -> bind(Map.of("dlqdesk.ingest.dlq-topics[orders.dlq].dialect", "streams")))
                 .isInstanceOf(BindException.class).hasMessageContaining("dlqdesk.ingest.dlq-topics[orders.dlq]")
                 .rootCause().hasMessageContaining("consumer-group");
+    }
+
+    @Test
+    void aTopicThePatternDoesNotReadStopsTheStart() {
+        IngestProperties elsewhere = bind(Map.of("dlqdesk.ingest.dlq-topics[orders-archive].dialect", "connect"));
+
+        assertThatThrownBy(() -> IngestConfiguration.requireReadTopics(elsewhere)).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("dlqdesk.ingest.dlq-topics[orders-archive]: dlqdesk.ingest.topic-pattern (.*\\.dlq) reads no topic");
+        IngestConfiguration.requireReadTopics(bind(Map.of("dlqdesk.ingest.dlq-topics[orders.dlq].dialect", "connect")));
+    }
+
+    @Test
+    void aGroupForASpringTopicIsRefusedForSpringNamesItsOwn() {
+        assertThatThrownBy(() -> bind(Map.of("dlqdesk.ingest.dlq-topics[orders.dlq].dialect", "spring",
+                "dlqdesk.ingest.dlq-topics[orders.dlq].consumer-group", "billing")))
+                .isInstanceOf(BindException.class).rootCause().hasMessageContaining("does not apply to the spring dialect");
+        assertThat(bind(Map.of("dlqdesk.ingest.dlq-topics[orders.dlq].dialect", "auto", "dlqdesk.ingest.dlq-topics[orders.dlq].consumer-group",
+                "billing")).dlqTopics().get("orders.dlq").consumerGroup()).as("auto: for the records whose writer names none").isEqualTo("billing");
     }
 }

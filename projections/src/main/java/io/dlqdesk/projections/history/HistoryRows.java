@@ -2,6 +2,7 @@ package io.dlqdesk.projections.history;
 
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.record.BoundedText;
+import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.record.FailedRecord;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.PublishStatus;
@@ -15,6 +16,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A row of {@code incident_history}: its columns, how a batch of rows is written and one read back, and the detail text
@@ -74,7 +76,10 @@ final class HistoryRows {
         String where = failure.originalLocationKnown()
                 ? location(key.topic(), key.partition(), key.offset()) + " (DLQ " + dlq + ")"
                 : "a record whose original location is unknown (" + failure.locationUnknownReason() + "; DLQ " + dlq + ")";
-        String timestamp = failure.originalTimestamp() != null && failure.originalTimestamp().rawType() != null
+        String timestamp = failure.dialect() != DlqDialect.SPRING
+                ? " [read from a " + failure.dialect().name().toLowerCase(Locale.ROOT) + " DLQ record: "
+                        + (failure.originalTimestamp() == null ? "no source timestamp" : "source timestamp type not written") + "]"
+                : failure.originalTimestamp() != null && failure.originalTimestamp().rawType() != null
                 ? " [original timestamp type '" + failure.originalTimestamp().rawType() + "' is not a Kafka type]" : "";
         return "group " + key.consumerGroup() + " failed on " + where + ": " + exception + timestamp;
     }
