@@ -22,6 +22,7 @@ import io.dlqdesk.domain.parked.ParkedEventsRetried;
 import io.dlqdesk.domain.rebuild.ReadModelRebuildRequested;
 import io.dlqdesk.rebuild.RebuildPhase;
 import io.dlqdesk.rebuild.RebuildView;
+import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.record.EventId;
 import io.dlqdesk.domain.record.ExceptionSummary;
 import io.dlqdesk.domain.record.FailedRecord;
@@ -161,6 +162,7 @@ class BoundedValuesIT {
         bounds.put("incident_status_interval.status", longest(IncidentStatus.values()));
         bounds.put("incident_count.status", longest(IncidentStatus.values()));
         bounds.put("incident_summary.last_publish_status", longest(PublishStatus.values()));
+        bounds.put("incident_summary.dlq_dialect", longest(DlqDialect.values()));
         bounds.put("incident_history.publish_status", longest(PublishStatus.values()));
         bounds.put("replay_attempt.status", longest(PublishStatus.values()));
         bounds.put("replay_job_item.publish_status", longest(PublishStatus.values()));
