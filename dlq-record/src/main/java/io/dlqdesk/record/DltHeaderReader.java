@@ -41,10 +41,15 @@ public final class DltHeaderReader {
 
     public String requiredTopic(String name) throws BadHeaderException {
         String topic = requiredText(name);
-        if (!TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
+        if (!isTopicName(topic)) {
             throw new BadHeaderException(name, "not a legal Kafka topic name (" + topic.length() + " characters): " + echo(topic));
         }
         return topic;
+    }
+
+    /** Whether Kafka would take {@code name} as a topic's name. */
+    public static boolean isTopicName(String name) {
+        return name != null && TOPIC.matcher(name).matches() && !name.equals(".") && !name.equals("..");
     }
 
     public String requiredText(String name) throws BadHeaderException {

@@ -1,10 +1,10 @@
 package io.dlqdesk.ingest.classify;
 
+import io.dlqdesk.record.DltHeaderReader;
 import io.dlqdesk.record.EventIdSource;
 
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * What the classifier needs to know about this deployment. Null arguments take the defaults, so a
@@ -16,8 +16,6 @@ import java.util.regex.Pattern;
  * @param dlqTopics   DLQ topic → how its records are read
  */
 public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds, DialectSetting dialect, Map<String, TopicDialect> dlqTopics) {
-
-    private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
     public ClassifierSettings {
         ownedGroups = ownedGroups == null ? Set.of() : Set.copyOf(requireNoBlank(ownedGroups));
@@ -61,7 +59,7 @@ public record ClassifierSettings(Set<String> ownedGroups, EventIdSource eventIds
 
     private static Map<String, TopicDialect> requireValid(Map<String, TopicDialect> topics) {
         topics.forEach((topic, read) -> {
-            if (topic == null || !TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
+            if (!DltHeaderReader.isTopicName(topic)) {
                 throw new IllegalArgumentException("dlq-topics: '" + topic + "' is not a Kafka topic name");
             }
             if (read == null) {

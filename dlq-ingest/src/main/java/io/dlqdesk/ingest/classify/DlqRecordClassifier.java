@@ -43,6 +43,8 @@ public final class DlqRecordClassifier {
     /** Exceptions Kafka's writers wrap the failing one in: the incident shows the one inside. */
     private static final List<String> KAFKA_WRAPPERS = List.of("org.apache.kafka.connect.errors.", "org.apache.kafka.streams.errors.StreamsException");
     private static final String SPRING_PREFIX = "kafka_dlt-";
+    /** The writers known by a prefix of their headers' names. */
+    private static final List<DlqDialect> PREFIXED = List.of(DlqDialect.SPRING, DlqDialect.CONNECT, DlqDialect.STREAMS);
     /** The raw type of an original timestamp taken from a Connect or Streams DLQ record (OriginalTimestamp.MAX_RAW_TYPE_LENGTH). */
     static final String NO_TYPE_HEADER = "none written; the DLQ record's CreateTime";
     /** The raw type of an original timestamp read from a custom mapping's header. */
@@ -158,13 +160,10 @@ public final class DlqRecordClassifier {
     static DlqDialect lastWriter(Headers headers) {
         DlqDialect last = null;
         for (Header header : headers) {
-            String name = header.key();
-            if (name.startsWith(SPRING_PREFIX)) {
-                last = DlqDialect.SPRING;
-            } else if (name.startsWith(ConnectDlqHeaders.PREFIX)) {
-                last = DlqDialect.CONNECT;
-            } else if (name.startsWith(StreamsDlqHeaders.PREFIX)) {
-                last = DlqDialect.STREAMS;
+            for (DlqDialect writer : PREFIXED) {
+                if (header.key().startsWith(prefix(writer))) {
+                    last = writer;
+                }
             }
         }
         return last;
@@ -202,10 +201,7 @@ public final class DlqRecordClassifier {
             return null;
         }
         long epochMilli = mapping.numbers() == HeaderMapping.Numbers.TEXT ? headers.requiredDecimalLong(name) : headers.requiredNonNegativeLong(name);
-        if (epochMilli > OriginalTimestamp.LATEST.toEpochMilli()) {
-            throw new BadHeaderException(name, epochMilli + " ms is after " + OriginalTimestamp.LATEST);
-        }
-        return OriginalTimestamp.ofEpochMilliWithUnknownType(epochMilli, CUSTOM_TYPE);
+        return OriginalTimestamp.ofEpochMilliWithUnknownType(notAfterLatest(name, epochMilli), CUSTOM_TYPE);
     }
 
     /** The original location's headers, each judged; {@code problem} names every one that is missing or undecodable. */
@@ -278,15 +274,21 @@ public final class DlqRecordClassifier {
         return KAFKA_WRAPPERS.stream().anyMatch(exceptionClass::startsWith);
     }
 
+    /** A header's time after the latest the desk can keep is forged or broken: the record is quarantined, naming it. */
+    private static long notAfterLatest(String header, long epochMilli) throws BadHeaderException {
+        if (epochMilli > OriginalTimestamp.LATEST.toEpochMilli()) {
+            throw new BadHeaderException(header, epochMilli + " ms is after " + OriginalTimestamp.LATEST);
+        }
+        return epochMilli;
+    }
+
     /** A type Kafka does not have does not hide the instant: it is kept with the raw text (UNKNOWN). */
     private static OriginalTimestamp originalTimestamp(DltHeaderReader headers) throws BadHeaderException {
         Long epochMilli = headers.optionalNonNegativeLong(ORIGINAL_TIMESTAMP);
         if (epochMilli == null) {
             return null;
         }
-        if (epochMilli > OriginalTimestamp.LATEST.toEpochMilli()) {
-            throw new BadHeaderException(ORIGINAL_TIMESTAMP, epochMilli + " ms is after " + OriginalTimestamp.LATEST);
-        }
+        notAfterLatest(ORIGINAL_TIMESTAMP, epochMilli);
         if (!headers.has(ORIGINAL_TIMESTAMP_TYPE)) {
             return OriginalTimestamp.ofEpochMilli(epochMilli, TimestampType.CREATE_TIME);
         }
