@@ -18,7 +18,6 @@ import org.axonframework.serialization.SimpleSerializedObject;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -262,36 +261,48 @@ final class RebuildBench {
         return (done - copying) / 1e9;
     }
 
-    /** Streams {@code table}'s rows on one connection and inserts them into {@code twin} on another, 1,000 rows a batch, one transaction. */
+    /** What is done with a table's rows as they stream in: the result set, its column count. */
+    @FunctionalInterface
+    private interface Rows {
+        void accept(ResultSet rows, int columns) throws SQLException, ReflectiveOperationException;
+    }
+
+    /** {@code table}'s rows streamed on a connection of their own (the driver would otherwise load the whole table). */
+    private void streamRows(String table, Rows consumer) throws SQLException, ReflectiveOperationException {
+        try (Connection reading = product.jdbc.getDataSource().getConnection();
+             Statement select = reading.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+            select.setFetchSize(Integer.MIN_VALUE);
+            try (ResultSet rows = select.executeQuery("SELECT * FROM " + table)) {
+                consumer.accept(rows, rows.getMetaData().getColumnCount());
+            }
+        }
+    }
+
+    /** Streams {@code table}'s rows and inserts them into {@code twin} on another connection, 1,000 rows a batch, one transaction. */
     private void copyThroughClient(String table, String twin) {
-        DataSource dataSource = product.jdbc.getDataSource();
-        try (Connection reading = dataSource.getConnection(); Connection writing = dataSource.getConnection()) {
+        try (Connection writing = product.jdbc.getDataSource().getConnection()) {
             writing.setAutoCommit(false);
-            try (Statement select = reading.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                select.setFetchSize(Integer.MIN_VALUE); // streamed
-                try (ResultSet rows = select.executeQuery("SELECT * FROM " + table)) {
-                    int columns = rows.getMetaData().getColumnCount();
-                    String insert = "INSERT INTO " + twin + " VALUES (" + String.join(", ", java.util.Collections.nCopies(columns, "?")) + ")";
-                    try (PreparedStatement batch = writing.prepareStatement(insert)) {
-                        int pending = 0;
-                        while (rows.next()) {
-                            for (int column = 1; column <= columns; column++) {
-                                batch.setObject(column, rows.getObject(column));
-                            }
-                            batch.addBatch();
-                            if (++pending == 1_000) {
-                                batch.executeBatch();
-                                pending = 0;
-                            }
+            streamRows(table, (rows, columns) -> {
+                String insert = "INSERT INTO " + twin + " VALUES (" + String.join(", ", java.util.Collections.nCopies(columns, "?")) + ")";
+                try (PreparedStatement batch = writing.prepareStatement(insert)) {
+                    int pending = 0;
+                    while (rows.next()) {
+                        for (int column = 1; column <= columns; column++) {
+                            batch.setObject(column, rows.getObject(column));
                         }
-                        if (pending > 0) {
+                        batch.addBatch();
+                        if (++pending == 1_000) {
                             batch.executeBatch();
+                            pending = 0;
                         }
                     }
+                    if (pending > 0) {
+                        batch.executeBatch();
+                    }
                 }
-            }
+            });
             writing.commit();
-        } catch (SQLException e) {
+        } catch (SQLException | ReflectiveOperationException e) {
             throw new IllegalStateException("cannot copy " + table + " through the JVM", e);
         }
     }
@@ -306,56 +317,56 @@ final class RebuildBench {
             properties.setProperty("allowLoadLocalInfile", "true");
             Class<?> mysqlStatement = Class.forName("com.mysql.cj.jdbc.JdbcStatement");
             java.lang.reflect.Method stream = mysqlStatement.getMethod("setLocalInfileInputStream", java.io.InputStream.class);
-            try (Connection reading = product.jdbc.getDataSource().getConnection();
-                 Connection writing = java.sql.DriverManager.getConnection(pool.getJdbcUrl(), properties)) {
+            try (Connection writing = java.sql.DriverManager.getConnection(pool.getJdbcUrl(), properties);
+                 Statement load = writing.createStatement()) {
                 writing.setAutoCommit(false);
-                try (Statement select = reading.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-                     Statement load = writing.createStatement()) {
-                    select.setFetchSize(Integer.MIN_VALUE);
-                    try (ResultSet rows = select.executeQuery("SELECT * FROM " + table)) {
-                        int columns = rows.getMetaData().getColumnCount();
-                        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream(1 << 20);
-                        int pending = 0;
-                        while (rows.next()) {
-                            for (int column = 1; column <= columns; column++) {
-                                if (column > 1) {
-                                    text.write('\t');
-                                }
-                                byte[] value = rows.getBytes(column);
-                                if (value == null) {
-                                    text.write('\\');
-                                    text.write('N');
-                                    continue;
-                                }
-                                for (byte b : value) {
-                                    switch (b) {
-                                        case '\\' -> { text.write('\\'); text.write('\\'); }
-                                        case '\t' -> { text.write('\\'); text.write('t'); }
-                                        case '\n' -> { text.write('\\'); text.write('n'); }
-                                        case 0 -> { text.write('\\'); text.write('0'); }
-                                        default -> text.write(b);
-                                    }
-                                }
+                java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream(1 << 20);
+                streamRows(table, (rows, columns) -> {
+                    int pending = 0;
+                    while (rows.next()) {
+                        for (int column = 1; column <= columns; column++) {
+                            if (column > 1) {
+                                text.write('\t');
                             }
-                            text.write('\n');
-                            if (++pending == 50_000) {
-                                stream.invoke(load.unwrap(mysqlStatement), new java.io.ByteArrayInputStream(text.toByteArray()));
-                                load.execute("LOAD DATA LOCAL INFILE 'rows' INTO TABLE " + twin + " CHARACTER SET binary");
-                                text.reset();
-                                pending = 0;
+                            byte[] value = rows.getBytes(column);
+                            if (value == null) {
+                                text.write('\\');
+                                text.write('N');
+                                continue;
+                            }
+                            for (byte b : value) {
+                                switch (b) {
+                                    case '\\' -> { text.write('\\'); text.write('\\'); }
+                                    case '\t' -> { text.write('\\'); text.write('t'); }
+                                    case '\n' -> { text.write('\\'); text.write('n'); }
+                                    case 0 -> { text.write('\\'); text.write('0'); }
+                                    default -> text.write(b);
+                                }
                             }
                         }
-                        if (pending > 0) {
-                            stream.invoke(load.unwrap(mysqlStatement), new java.io.ByteArrayInputStream(text.toByteArray()));
-                            load.execute("LOAD DATA LOCAL INFILE 'rows' INTO TABLE " + twin + " CHARACTER SET binary");
+                        text.write('\n');
+                        if (++pending == 50_000) {
+                            loadData(load, stream, mysqlStatement, twin, text);
+                            pending = 0;
                         }
                     }
-                }
+                    if (pending > 0) {
+                        loadData(load, stream, mysqlStatement, twin, text);
+                    }
+                });
                 writing.commit();
             }
         } catch (SQLException | ReflectiveOperationException e) {
             throw new IllegalStateException("cannot load " + table + " through the JVM", e);
         }
+    }
+
+    /** The rows written to {@code text} so far, as one {@code LOAD DATA} into {@code twin}; {@code text} is emptied. */
+    private static void loadData(Statement load, java.lang.reflect.Method stream, Class<?> mysqlStatement, String twin,
+                                 java.io.ByteArrayOutputStream text) throws SQLException, ReflectiveOperationException {
+        stream.invoke(load.unwrap(mysqlStatement), new java.io.ByteArrayInputStream(text.toByteArray()));
+        load.execute("LOAD DATA LOCAL INFILE 'rows' INTO TABLE " + twin + " CHARACTER SET binary");
+        text.reset();
     }
 
     private static final List<String> READ_MODEL_TABLES = List.of("incident_summary", "incident_count", "exception_group", "incident_history",
