@@ -14,7 +14,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -34,11 +36,10 @@ final class DialectRecords {
             throws Exception {
         TopicPartition partition = new TopicPartition(dlqTopic, 0);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker)) {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
-            List<String> seen = new java.util.ArrayList<>();
+            List<String> seen = new ArrayList<>();
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     if (Long.toString(source.offset()).equals(Replays.header(record, offsetHeader))
@@ -52,22 +53,32 @@ final class DialectRecords {
         }
     }
 
-    /** Every value of a one-partition topic, as UTF-8 text. */
-    static List<String> values(KafkaBroker broker, String topic) {
-        TopicPartition partition = new TopicPartition(topic, 0);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            List<String> values = new java.util.ArrayList<>();
+    /** Every record of the topic, from the start of each partition to its end. */
+    static List<ConsumerRecord<byte[], byte[]>> all(KafkaBroker broker, String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(
-                        record.value() == null ? null : new String(record.value(), java.nio.charset.StandardCharsets.UTF_8)));
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < end.get(partition)) && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
-            return values;
+            return records;
         }
+    }
+
+    /** Every value of the topic, as UTF-8 text. */
+    static List<String> values(KafkaBroker broker, String topic) {
+        return all(broker, topic).stream().map(record -> record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8))
+                .toList();
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(KafkaBroker broker) {
+        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** A copy of the writer's record, its headers edited, sent to the same DLQ partition with the same timestamp. */

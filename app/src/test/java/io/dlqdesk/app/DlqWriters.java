@@ -169,27 +169,6 @@ final class DlqWriters {
             return "connect-" + connectorName;
         }
 
-        String connectorName() {
-            return connectorName;
-        }
-
-        /** The worker's REST port on 127.0.0.1. */
-        int restPort() {
-            return port;
-        }
-
-        boolean alive() {
-            return child.process.isAlive();
-        }
-
-        Path log() {
-            return child.log;
-        }
-
-        String logTail() {
-            return child.logTail();
-        }
-
         /** SIGTERM (the worker stops its connector and commits), then SIGKILL after 15 s. */
         @Override
         public void close() throws InterruptedException {
@@ -265,19 +244,10 @@ final class DlqWriters {
             return applicationId;
         }
 
-        boolean alive() {
-            return child.process.isAlive();
-        }
-
-        Path log() {
-            return child.log;
-        }
-
-        String logTail() {
-            return child.logTail();
-        }
-
-        /** SIGTERM (its shutdown hook closes Streams, leaving the group), then SIGKILL after 15 s. */
+        /**
+         * SIGTERM (its shutdown hook closes Streams; its member stays in the group until its session ends), then SIGKILL
+         * after 15 s.
+         */
         @Override
         public void close() throws InterruptedException {
             child.close();

@@ -70,7 +70,8 @@ public final class FailingStreamsApp {
                 stopped.countDown();
             }
         });
-        // SIGTERM (Process.destroy): leave the group and close the producer, so the harness's close() is quick and clean
+        // SIGTERM (Process.destroy): close Streams and its producer, so the harness's close() is quick and clean (the member
+        // stays in the group until its session times out)
         Thread hook = new Thread(() -> {
             streams.close(Duration.ofSeconds(10));
             stopped.countDown();
