@@ -99,7 +99,7 @@ public class IngestConfiguration {
         LoopSettings settings = new LoopSettings(Pattern.compile(properties.topicPattern()), properties.malformedPolicy(),
                 properties.maxInFlight(), properties.maxAwaitingCommitPerPartition(), properties.batchSize(), properties.pollTimeout(),
                 properties.commitTimeout(), properties.retryInitialBackoff(), properties.retryMaxBackoff(), properties.restartBackoff(),
-                properties.maxRecordAttempts());
+                properties.maxRecordAttempts(), properties.drainTimeout());
         Map<String, Object> consumerConfig = kafka.clientConfig("ingest");
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, properties.groupId());
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

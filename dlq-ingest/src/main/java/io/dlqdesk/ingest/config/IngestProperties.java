@@ -45,6 +45,8 @@ public record IngestProperties(
         @Min(1) @DefaultValue("5") int maxRecordAttempts,
         @NotNull @DefaultValue("30s") Duration readinessTimeout,
         @NotNull @DefaultValue("5m") Duration livenessTimeout,
+        /* on stop, the longest wait for the records in flight to be written before the prefix is committed and the group left */
+        @NotNull @DefaultValue("10s") Duration drainTimeout,
         /* how a DLQ topic not in dlq-topics is read: auto (per record, by the writer's headers), spring or connect */
         @NotNull @DefaultValue("auto") DialectSetting dialect,
         /* DLQ topic -> its dialect and, where the writer names none, its failing group (required for streams) */

@@ -30,6 +30,8 @@ import java.util.function.Supplier;
 public final class DlqConsumerLoop {
 
     private static final Logger log = LoggerFactory.getLogger(DlqConsumerLoop.class);
+    /** Closing the consumer commits and leaves the group: bounded, so a stop is too. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Supplier<Consumer<byte[], byte[]>> consumers;
     private final LoopSettings settings;
@@ -76,7 +78,12 @@ public final class DlqConsumerLoop {
         thread.start();
     }
 
-    /** Stops polling, commits what is complete, and abandons work still in flight (it is redelivered). */
+    /**
+     * Stops polling, waits up to the drain timeout for the records in flight to be written, commits the completed
+     * prefix and leaves the group, so the partitions move at once. Work still in flight after the drain timeout is
+     * abandoned: its records come again to the partitions' next owner (every write is idempotent). Returns within the
+     * drain timeout plus the commit timeout and the leave.
+     */
     public void stop() {
         Thread loopThread;
         synchronized (this) {
@@ -92,7 +99,7 @@ public final class DlqConsumerLoop {
             current.wakeup();
         }
         try {
-            loopThread.join(Duration.ofSeconds(30).toMillis());
+            loopThread.join(settings.drainTimeout().plus(settings.commitTimeout()).plus(CLOSE_TIMEOUT).plus(Duration.ofSeconds(5)).toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -114,7 +121,7 @@ public final class DlqConsumerLoop {
             while (running) {
                 Throwable failure = consumeUntilStoppedOrFailed();
                 if (failure == null) {
-                    commitOnStop();
+                    drainAndCommit();
                 } else {
                     health.loopFailed(WriteFailures.describe(failure));
                 }
@@ -233,6 +240,23 @@ public final class DlqConsumerLoop {
         recordsLeftTheirSlots = false;
     }
 
+    /** On stop: the records in flight finish (up to the drain timeout), then the prefix they complete is committed. */
+    private void drainAndCommit() {
+        int inFlight = workers.inFlight();
+        if (inFlight > 0) {
+            log.info("DLQ ingest stopping: waiting up to {} for {} record(s) in flight", settings.drainTimeout(), inFlight);
+            workers.awaitFewerThan(1, settings.drainTimeout());
+        }
+        commitOnStop();
+        int abandoned = workers.inFlight();
+        if (abandoned == 0) {
+            log.info("DLQ ingest drained: no record in flight, completed offsets committed; leaving the group");
+        } else {
+            log.warn("DLQ ingest drain timed out after {}: {} record(s) still in flight are abandoned and come again to their "
+                    + "partitions' next owner; leaving the group", settings.drainTimeout(), abandoned);
+        }
+    }
+
     private void commitOnStop() {
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
@@ -261,7 +285,7 @@ public final class DlqConsumerLoop {
         Consumer<byte[], byte[]> current = consumer;
         if (current != null) {
             try {
-                current.close(Duration.ofSeconds(5));
+                current.close(CLOSE_TIMEOUT);
             } catch (RuntimeException e) {
                 log.warn("closing the DLQ consumer failed: {}", e.toString());
             }

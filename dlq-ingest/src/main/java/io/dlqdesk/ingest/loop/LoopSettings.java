@@ -10,11 +10,12 @@ import java.util.regex.Pattern;
  * completed-but-uncommittable records without stopping any other partition's intake. A write that
  * fails for a reason of the record's own is tried {@code maxRecordAttempts} times, then the malformed
  * policy takes the record; a transient failure (database unreachable, timeouts, locks) is retried
- * without bound.
+ * without bound. On stop the loop waits up to {@code drainTimeout} for the records in flight to be written before it
+ * commits and leaves the group (zero: it does not wait, they come again to the partitions' next owner).
  */
 public record LoopSettings(Pattern topics, MalformedPolicy malformedPolicy, int maxInFlight, int maxAwaitingCommitPerPartition, int batchSize,
                            Duration pollTimeout, Duration commitTimeout, Duration retryInitialBackoff, Duration retryMaxBackoff,
-                           Duration restartBackoff, int maxRecordAttempts) {
+                           Duration restartBackoff, int maxRecordAttempts, Duration drainTimeout) {
 
     public LoopSettings {
         Objects.requireNonNull(topics, "topics");
@@ -26,6 +27,9 @@ public record LoopSettings(Pattern topics, MalformedPolicy malformedPolicy, int 
             if (duration == null || duration.isNegative() || duration.isZero()) {
                 throw new IllegalArgumentException("durations must be positive");
             }
+        }
+        if (drainTimeout == null || drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("drainTimeout must be zero or positive");
         }
     }
 }

@@ -104,7 +104,7 @@ class IngestLagIT {
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", // as the service reads
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_IN_FLIGHT);
         LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), MalformedPolicy.QUARANTINE, MAX_IN_FLIGHT, 100, 8,
-                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofMillis(200), 3);
+                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofMillis(200), 3, Duration.ofSeconds(10));
         LoopHealth health = new LoopHealth(Clock.systemUTC());
         RecordHandler gated = (record, classification) -> {
             if (!gate.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {

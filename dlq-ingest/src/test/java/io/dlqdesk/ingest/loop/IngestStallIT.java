@@ -259,7 +259,7 @@ class IngestStallIT {
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_IN_FLIGHT); // as the service caps it
         LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), policy, MAX_IN_FLIGHT, 100, 8,
                 pollTimeout, Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(200), Duration.ofMillis(200),
-                MAX_RECORD_ATTEMPTS);
+                MAX_RECORD_ATTEMPTS, Duration.ZERO);
         LoopHealth health = new LoopHealth(Clock.systemUTC());
         DlqConsumerLoop started = new DlqConsumerLoop(
                 () -> new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer()),

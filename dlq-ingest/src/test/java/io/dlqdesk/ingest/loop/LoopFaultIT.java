@@ -214,7 +214,7 @@ class LoopFaultIT {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         LoopSettings settings = new LoopSettings(Pattern.compile(Pattern.quote(topic)), MalformedPolicy.QUARANTINE, 16, 100, 8,
-                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofMillis(200), 3);
+                Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofMillis(200), 3, Duration.ZERO);
         DlqRecordClassifier classifier = new DlqRecordClassifier(ClassifierSettings.defaults());
         RecordHandler recording = new RecordHandler() {
             @Override
