@@ -1,6 +1,7 @@
 package io.dlqdesk.app;
 
 import org.axonframework.config.ConfigurerModule;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,6 +30,11 @@ class ClusterCoordination {
     @Bean
     SmartLifecycle axonStartLockReleased(AxonStartLock lock) {
         return lock.releasing();
+    }
+
+    @Bean
+    ShutdownDeadline shutdownDeadline(ApplicationContext context, InstanceProperties properties) {
+        return new ShutdownDeadline(context, properties.shutdownTimeout());
     }
 
     @Bean

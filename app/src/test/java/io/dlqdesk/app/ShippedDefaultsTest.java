@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The shipped configuration as a user gets it: application.yml bound over the properties' own defaults, nothing set here. */
 class ShippedDefaultsTest {
 
-    private static Binder shipped() throws Exception {
+    static Binder shipped() throws Exception {
         List<PropertySource<?>> yaml = new YamlPropertySourceLoader().load("shipped", new ClassPathResource("application.yml"));
         return new Binder(ConfigurationPropertySources.from(yaml));
     }
