@@ -9,6 +9,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import io.dlqdesk.testsupport.DltRecord;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,8 +33,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -251,6 +255,32 @@ final class FaultRuns {
     }
 
     record Tally(long records, long duplicates, long lost) {
+    }
+
+    /** Axon's token owner name for a process: its runtime name, pid@host. */
+    static String owner(ServiceProcess service) {
+        return service.pid() + "@";
+    }
+
+    /** processor -> the owners of its segments, as pid@ prefixes ("unclaimed" for a segment nobody holds). */
+    static Map<String, Set<String>> owners(JdbcTemplate jdbc) {
+        Map<String, Set<String>> owners = new HashMap<>();
+        jdbc.query("SELECT processor_name, owner FROM token_entry", row -> {
+            String owner = row.getString(2);
+            owners.computeIfAbsent(row.getString(1), name -> new HashSet<>()).add(owner == null ? "unclaimed" : owner.substring(0, owner.indexOf('@') + 1));
+        });
+        return owners;
+    }
+
+    static Map<String, Set<TopicPartition>> partitionsByMember(KafkaBroker broker, String group) throws Exception {
+        try (Admin admin = broker.admin()) {
+            ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group);
+            Map<String, Set<TopicPartition>> byMember = new HashMap<>();
+            for (MemberDescription member : description.members()) {
+                byMember.put(member.consumerId(), member.assignment().topicPartitions());
+            }
+            return byMember;
+        }
     }
 
     /** A daemon thread running {@code task}, started. */

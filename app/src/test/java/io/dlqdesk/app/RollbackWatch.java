@@ -2,10 +2,21 @@ package io.dlqdesk.app;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Asks whichever instance is alive for rollback readiness, again and again, while sampling from the
@@ -21,8 +32,13 @@ final class RollbackWatch implements AutoCloseable {
     private record Sample(long startNanos, boolean inFlight) {
     }
 
+    private static final Pattern VERDICT = Pattern.compile("\"verdict\"\\s*:\\s*\"([A-Z_]+)\"");
+
     private final JdbcTemplate jdbc;
     private final AtomicReference<ServiceProcess> live;
+    private final Duration period;
+    private final BooleanSupplier alsoInFlight;
+    private final Path answerLog;
     private final List<Answer> answers = new CopyOnWriteArrayList<>();
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private volatile boolean running;
@@ -30,8 +46,19 @@ final class RollbackWatch implements AutoCloseable {
     private Thread sampler;
 
     RollbackWatch(JdbcTemplate jdbc, AtomicReference<ServiceProcess> live) {
+        this(jdbc, live, Duration.ofMillis(200), () -> false, null);
+    }
+
+    /**
+     * Asks every {@code period}, as a pipeline would; {@code alsoInFlight} adds what the test knows is unfinished (a job
+     * with work left, a replay not yet consumed); every answer is written to {@code answerLog} with its time and instance.
+     */
+    RollbackWatch(JdbcTemplate jdbc, AtomicReference<ServiceProcess> live, Duration period, BooleanSupplier alsoInFlight, Path answerLog) {
         this.jdbc = jdbc;
         this.live = live;
+        this.period = period;
+        this.alsoInFlight = alsoInFlight;
+        this.answerLog = answerLog;
     }
 
     void start() {
@@ -48,11 +75,12 @@ final class RollbackWatch implements AutoCloseable {
                 if (service != null && service.alive()) {
                     HttpResponse<String> response = service.get("/api/v1/rollback-readiness", "viewer");
                     answers.add(new Answer(start, System.nanoTime(), response.statusCode(), response.body()));
+                    logAnswer(service.name() + " " + response.statusCode() + " " + verdict(response.body()));
                 }
             } catch (Exception e) {
-                // killed or restarting: no answer is not READY
+                logAnswer(service.name() + " no answer: " + e); // killed or restarting: no answer is not READY
             }
-            FaultRuns.pause(200);
+            FaultRuns.pause(period.toMillis());
         }
     }
 
@@ -65,12 +93,28 @@ final class RollbackWatch implements AutoCloseable {
                         + "(SELECT COUNT(*) FROM domain_event_entry WHERE payload_type LIKE '%.PublishResultRecorded' "
                         + "OR payload_type LIKE '%.PublishMarkedUnknown') + "
                         + "(SELECT COUNT(*) FROM replay_outbox WHERE status = 'PENDING')", Integer.class);
-                samples.add(new Sample(start, undecided != null && undecided > 0));
+                samples.add(new Sample(start, undecided != null && undecided > 0 || alsoInFlight.getAsBoolean()));
             } catch (RuntimeException e) {
                 // the database is away: no sample
             }
             FaultRuns.pause(200);
         }
+    }
+
+    private void logAnswer(String line) {
+        if (answerLog == null) {
+            return;
+        }
+        try {
+            Files.writeString(answerLog, Instant.now() + " " + line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String verdict(String body) {
+        Matcher verdict = VERDICT.matcher(body);
+        return verdict.find() ? verdict.group(1) : body.substring(0, Math.min(body.length(), 200));
     }
 
     /** READY answers received before a later sample still saw a replay in flight. */
