@@ -25,6 +25,7 @@ import static io.dlqdesk.bench.BenchReport.yes;
  * table and writes {@code latest.json} into {@code -Dbench.results} (default {@code bench/results}).
  *
  * <pre>bench/run.sh [--quick]</pre>
+ * <pre>bench/run.sh --instances</pre> ({@link InstancesBench})
  */
 public final class BenchMain {
 
@@ -44,6 +45,10 @@ public final class BenchMain {
         BenchSettings settings = BenchSettings.from(List.of(args));
         long started = System.nanoTime();
         TestInfrastructure infrastructure = TestInfrastructure.shared();
+        if (settings.instances()) { // the service's jar in JVMs of its own, on this run's database server and broker
+            InstancesBench.run(infrastructure, started);
+            System.exit(0); // the embedded servers' threads are not ours to wait for
+        }
         KafkaBroker broker = infrastructure.broker();
         TestDatabase database = infrastructure.databaseFor(BenchMain.class);
         List<String> topics = new ArrayList<>(List.of(MemoryBench.TOPIC));

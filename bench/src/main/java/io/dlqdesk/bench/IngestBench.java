@@ -45,8 +45,7 @@ final class IngestBench {
             if (i % 10 == 9 && i / 10 < refailureCount) {
                 batch.add(refailures.get(i / 10));
             } else {
-                batch.add(DltRecord.failure("bench-orig-" + round, first % Records.PARTITIONS, first, "bench-group")
-                        .to(topic, i % Records.PARTITIONS));
+                batch.add(firstFailure("bench-orig-" + round, first, topic, i % Records.PARTITIONS));
                 first++;
             }
         }
@@ -146,6 +145,14 @@ final class IngestBench {
         }
     }
 
+    /**
+     * The {@code n}th first failure of consumer group {@code bench-group} on the made-up topic {@code origin} (no source record
+     * behind it: never replayed), as Spring Kafka's DeadLetterPublishingRecoverer writes it to {@code dlqTopic}.
+     */
+    static ProducerRecord<byte[], byte[]> firstFailure(String origin, int n, String dlqTopic, int dlqPartition) {
+        return DltRecord.failure(origin, n % Records.PARTITIONS, n, "bench-group").to(dlqTopic, dlqPartition);
+    }
+
     /** Records/s until durable, until every running processor has read every event, and the ledger's; CPU per record. */
     record FirstFailures(double durablePerSecond, double readByAllPerSecond, double baselinePerSecond, Map<String, Object> cpu) {
     }
@@ -153,7 +160,7 @@ final class IngestBench {
     private FirstFailures firstFailures(String topic, String origin, String ledgerGroup, LongPredicate reached) throws Exception {
         List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>(records);
         for (int i = 0; i < records; i++) {
-            batch.add(DltRecord.failure(origin, i % Records.PARTITIONS, i, "bench-group").to(topic, i % Records.PARTITIONS));
+            batch.add(firstFailure(origin, i, topic, i % Records.PARTITIONS));
         }
         long ingestedBefore = product.ingested();
         CpuWork cpu = CpuWork.start(product.databaseServer);

@@ -107,7 +107,7 @@ final class ProductUnderTest implements AutoCloseable {
     }
 
     /** The server process listening on the database's port, when it runs on this machine (the embedded MariaDB does). */
-    private static Optional<ProcessHandle> databaseServer(String jdbcUrl) {
+    static Optional<ProcessHandle> databaseServer(String jdbcUrl) {
         Matcher port = Pattern.compile("//(127\\.0\\.0\\.1|localhost):(\\d+)/").matcher(jdbcUrl);
         if (!port.find()) {
             System.out.println("bench: the database at " + jdbcUrl + " is not a local process: the memory bench does not pause it, its CPU is not counted");

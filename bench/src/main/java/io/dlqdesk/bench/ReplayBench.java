@@ -7,6 +7,7 @@ import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.testsupport.DltRecord;
+import io.dlqdesk.testsupport.KafkaBroker;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -38,6 +39,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ReplayBench {
 
+    private static final String PADDING = "x".repeat(150);
+
     /** The group that failed in round {@code round}: each round's incidents are its own. */
     static String group(int round) {
         return "bench-consumer-" + round;
@@ -53,7 +56,6 @@ final class ReplayBench {
 
     private final ProductUnderTest product;
     private final int replays;
-    private final String padding = "x".repeat(150);
 
     ReplayBench(ProductUnderTest product, int replays) {
         this.product = product;
@@ -62,31 +64,45 @@ final class ReplayBench {
 
     /** Source records and their failures, ingested into incidents (not timed). */
     List<RecordMetadata> prepare(int round) throws Exception {
-        String topic = sourceTopic(round);
-        List<RecordMetadata> sources = new ArrayList<>();
+        List<RecordMetadata> sources = sendSources(product.broker, sourceTopic(round), String.valueOf(round), replays);
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(product.broker)) {
-            List<Future<RecordMetadata>> sent = new ArrayList<>();
             for (int i = 0; i < replays; i++) {
+                producer.send(failure(sources.get(i), String.valueOf(round), i, group(round), prepTopic(round), i % Records.PARTITIONS));
+            }
+        }
+        awaitCount("SELECT COUNT(*) FROM incident_summary WHERE topic = ?", sourceTopic(round), replays, Duration.ofMinutes(5));
+        return sources;
+    }
+
+    /**
+     * {@code count} source records on {@code topic} over its partitions, each with a key, an eventId header and a JSON value of
+     * about 200 bytes (labelled {@code label} so that rounds differ), sent and acknowledged: what a replay sends again.
+     */
+    static List<RecordMetadata> sendSources(KafkaBroker broker, String topic, String label, int count) throws Exception {
+        List<RecordMetadata> sources = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(broker)) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
                 ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, i % Records.PARTITIONS, System.currentTimeMillis(),
-                        Records.utf8("k-" + round + "-" + i), value(i));
-                record.headers().add("eventId", Records.utf8("evt-" + round + "-" + i));
+                        Records.utf8("k-" + label + "-" + i), value(i));
+                record.headers().add("eventId", Records.utf8("evt-" + label + "-" + i));
                 sent.add(producer.send(record));
             }
             for (Future<RecordMetadata> future : sent) {
                 sources.add(future.get(60, TimeUnit.SECONDS));
             }
-            for (int i = 0; i < replays; i++) {
-                RecordMetadata source = sources.get(i);
-                producer.send(DltRecord.failure(source.topic(), source.partition(), source.offset(), group(round))
-                        .key(Records.utf8("k-" + round + "-" + i)).value(value(i))
-                        .without("eventId").header("eventId", "evt-" + round + "-" + i)
-                        .without("kafka_dlt-original-timestamp")
-                        .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(source.timestamp()).array())
-                        .to(prepTopic(round), i % Records.PARTITIONS));
-            }
         }
-        awaitCount("SELECT COUNT(*) FROM incident_summary WHERE topic = ?", topic, replays, Duration.ofMinutes(5));
         return sources;
+    }
+
+    /** What the consumer's DeadLetterPublishingRecoverer writes when {@code group} fails on source {@code i} of {@link #sendSources}. */
+    static ProducerRecord<byte[], byte[]> failure(RecordMetadata source, String label, int i, String group, String dlqTopic, int dlqPartition) {
+        return DltRecord.failure(source.topic(), source.partition(), source.offset(), group)
+                .key(Records.utf8("k-" + label + "-" + i)).value(value(i))
+                .without("eventId").header("eventId", "evt-" + label + "-" + i)
+                .without("kafka_dlt-original-timestamp")
+                .header("kafka_dlt-original-timestamp", ByteBuffer.allocate(8).putLong(source.timestamp()).array())
+                .to(dlqTopic, dlqPartition);
     }
 
     /** Seconds from the first request to the last attempt PUBLISHED. */
@@ -203,8 +219,8 @@ final class ReplayBench {
         return refailures;
     }
 
-    private byte[] value(int i) {
-        return Records.utf8(String.format(Locale.ROOT, "{\"order\":%d,\"amount\":%d.%02d,\"note\":\"%s\"}", i, i % 1000, i % 100, padding));
+    private static byte[] value(int i) {
+        return Records.utf8(String.format(Locale.ROOT, "{\"order\":%d,\"amount\":%d.%02d,\"note\":\"%s\"}", i, i % 1000, i % 100, PADDING));
     }
 
     static ConsumerRecord<byte[], byte[]> read(KafkaConsumer<byte[], byte[]> consumer, String topic, int partition, long offset) {
