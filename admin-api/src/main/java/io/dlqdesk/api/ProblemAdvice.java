@@ -112,6 +112,9 @@ public class ProblemAdvice {
     ProblemDetail replayRefused(ReplayRefusedException e) {
         ProblemDetail problem = problem(HttpStatus.UNPROCESSABLE_ENTITY, REPLAY_REFUSED, e.getMessage());
         problem.setProperty("refusals", e.refusals().stream().map(Enum::name).toList());
+        if (e.keyFreshness() != null) { // what the stale-key check found: the newer offset, or why it could not tell
+            problem.setProperty("keyFreshness", e.keyFreshness());
+        }
         return problem;
     }
 

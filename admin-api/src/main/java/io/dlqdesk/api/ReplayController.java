@@ -43,19 +43,23 @@ public class ReplayController {
     public record ReplayAccepted(String incidentId, int attempt) {
     }
 
+    /** The body of a replay request: why, and whether to replay over a STALE_KEY (or a stale-key check that could not tell). */
+    public record ReplayRequest(String reason, Boolean overrideStaleKey) {
+    }
+
     /** The body of a switch change. */
     public record SwitchChange(Boolean enabled, String reason) {
     }
 
     /** 202 with the attempt, or 422 listing every failed replay condition (also recorded on the incident). */
     @PostMapping("/api/v1/incidents/{id}/replay")
-    public ResponseEntity<ReplayAccepted> replay(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
+    public ResponseEntity<ReplayAccepted> replay(@PathVariable String id, @RequestBody(required = false) ReplayRequest body,
                                                  Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        ReplayOutcome outcome = replays.request(incidentId, action);
+        ReplayOutcome outcome = replays.request(incidentId, action, body != null && Boolean.TRUE.equals(body.overrideStaleKey()));
         if (outcome.attempt() == null) {
-            throw new ReplayRefusedException(incidentId, outcome.refusals());
+            throw new ReplayRefusedException(incidentId, outcome);
         }
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(new ReplayAccepted(incidentId.value(), outcome.attempt()));
     }

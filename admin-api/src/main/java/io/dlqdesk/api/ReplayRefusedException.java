@@ -1,6 +1,8 @@
 package io.dlqdesk.api;
 
 import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.replay.KeyFreshness;
+import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.domain.replay.ReplayRefusal;
 
 import java.util.List;
@@ -9,10 +11,18 @@ import java.util.List;
 class ReplayRefusedException extends RuntimeException {
 
     private final List<ReplayRefusal> refusals;
+    private final KeyFreshness keyFreshness;
 
-    ReplayRefusedException(IncidentId incidentId, List<ReplayRefusal> refusals) {
-        super("replay of " + incidentId + " refused: " + refusals);
-        this.refusals = List.copyOf(refusals);
+    ReplayRefusedException(IncidentId incidentId, ReplayOutcome outcome) {
+        super("replay of " + incidentId + " refused: " + outcome.refusals() + (outcome.keyFreshness() != null
+                && outcome.keyFreshness().state() == KeyFreshness.State.STALE ? " (a newer record with the key at offset "
+                + outcome.keyFreshness().newerOffset() + " was already processed by the target group)" : ""));
+        this.refusals = outcome.refusals();
+        this.keyFreshness = outcome.keyFreshness();
+    }
+
+    KeyFreshness keyFreshness() {
+        return keyFreshness;
     }
 
     List<ReplayRefusal> refusals() {

@@ -31,6 +31,7 @@ import io.dlqdesk.domain.record.FailedRecord;
 import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.EvaluateReplayCommand;
+import io.dlqdesk.domain.replay.KeyFreshness;
 import io.dlqdesk.domain.replay.MarkPublishUnknownCommand;
 import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.domain.replay.RecordPublishResultCommand;
@@ -150,16 +151,25 @@ public class Incident {
         List<ReplayRefusal> refusals = ReplayCondition.failedFor(replayFacts(command));
         if (!refusals.isEmpty()) {
             if (!repeatsLastRefusal(refusals, command.requestedBy())) {
-                apply(new ReplayRejected(incidentId, refusals, command.requestedBy()));
+                apply(new ReplayRejected(incidentId, refusals, command.requestedBy(), checked(command.keyFreshness())));
             }
-            return ReplayOutcome.rejected(refusals);
+            return ReplayOutcome.rejected(refusals, checked(command.keyFreshness()));
         }
         int attempt = attempts.size() + 1;
         // the publisher gives up at the earlier of the window's end and the source record's deletion by its topic's retention
         Instant retentionEnd = command.source().retentionEnd();
         Instant deadline = retentionEnd != null && retentionEnd.isBefore(replayDeadline) ? retentionEnd : replayDeadline;
-        apply(ReplayRequested.of(incidentId, attempt, claimedFailure(), root, deadline, command.ledgerName(), command.requestedBy()));
+        KeyFreshness freshness = command.keyFreshness();
+        boolean overridden = command.overrideStaleKey() && freshness.state() != KeyFreshness.State.FRESH
+                && freshness.state() != KeyFreshness.State.NOT_CHECKED;
+        apply(ReplayRequested.of(incidentId, attempt, claimedFailure(), root, deadline, command.ledgerName(), command.requestedBy(),
+                checked(freshness), overridden));
         return ReplayOutcome.requested(attempt);
+    }
+
+    /** What the staleness check found, when it ran: an unchecked topic adds nothing to the stored events. */
+    private static KeyFreshness checked(KeyFreshness freshness) {
+        return freshness.state() == KeyFreshness.State.NOT_CHECKED ? null : freshness;
     }
 
     /** The dry run: the conditions a request with these facts would fail, in the same order; nothing is applied. */

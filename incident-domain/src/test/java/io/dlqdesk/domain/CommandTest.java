@@ -92,7 +92,7 @@ class CommandTest {
         assertThat(ReplayOutcome.requested(2).attempt()).isEqualTo(2);
         assertThat(ReplayOutcome.rejected(List.of(ReplayRefusal.REPLAY_SWITCH_OFF)).attempt()).isNull();
         assertThatIllegalArgumentException().isThrownBy(() -> ReplayOutcome.rejected(List.of()));
-        assertThatIllegalArgumentException().isThrownBy(() -> new ReplayOutcome(1, List.of(ReplayRefusal.REPLAY_SWITCH_OFF)));
+        assertThatIllegalArgumentException().isThrownBy(() -> new ReplayOutcome(1, List.of(ReplayRefusal.REPLAY_SWITCH_OFF), null));
     }
 
     @Test

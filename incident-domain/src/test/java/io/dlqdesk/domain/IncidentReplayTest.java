@@ -15,6 +15,7 @@ import io.dlqdesk.domain.record.PayloadHash;
 import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.EvaluateReplayCommand;
+import io.dlqdesk.domain.replay.KeyFreshness;
 import io.dlqdesk.domain.replay.PublishResult;
 import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.domain.replay.ReplayPolicy;
@@ -343,5 +344,45 @@ class IncidentReplayTest {
                 .when(command)
                 .expectEvents(new io.dlqdesk.domain.api.ReplayRequested(ID, 1, ROOT_KEY, LOCATION, Samples.GROUP, KEY, EVENT_ID,
                         HASH, Samples.TIMESTAMP, DEADLINE, Samples.LEDGER, command.requestedBy()));
+    }
+
+    @Test
+    void aStaleKeyIsRefusedNamingTheNewerOffsetAndRecordedWithWhatTheCheckFound() {
+        RequestReplayCommand stale = withFreshness(KeyFreshness.stale(57, "offset 57 has the key; the group committed 60"), false);
+        fixture.given(opened())
+                .when(stale)
+                .expectSuccessfulHandlerExecution()
+                .expectEvents(new ReplayRejected(ID, List.of(ReplayRefusal.STALE_KEY), stale.requestedBy(), stale.keyFreshness()))
+                .expectResultMessagePayload(ReplayOutcome.rejected(List.of(ReplayRefusal.STALE_KEY), stale.keyFreshness()));
+    }
+
+    @Test
+    void anOverriddenStaleKeyIsRequestedAndTheOverrideIsRecorded() {
+        RequestReplayCommand overridden = withFreshness(KeyFreshness.stale(57, "offset 57"), true);
+        ReplayRequested plain = replayRequested(1, ROOT_KEY, overridden.requestedBy());
+        fixture.given(opened())
+                .when(overridden)
+                .expectSuccessfulHandlerExecution()
+                .expectEvents(new ReplayRequested(plain.incidentId(), 1, plain.claimedFailure(), plain.sourceLocation(), plain.targetGroup(),
+                        plain.key(), plain.eventId(), plain.valueHash(), plain.originalTimestamp(), plain.replayDeadline(), plain.owner(),
+                        plain.requestedBy(), overridden.keyFreshness(), true));
+    }
+
+    @Test
+    void aFreshKeyIsRequestedWithTheCheckRecordedAndNoOverride() {
+        RequestReplayCommand fresh = withFreshness(KeyFreshness.fresh("no later record with the key"), true);
+        ReplayRequested plain = replayRequested(1, ROOT_KEY, fresh.requestedBy());
+        fixture.given(opened())
+                .when(fresh)
+                .expectSuccessfulHandlerExecution()
+                .expectEvents(new ReplayRequested(plain.incidentId(), 1, plain.claimedFailure(), plain.sourceLocation(), plain.targetGroup(),
+                        plain.key(), plain.eventId(), plain.valueHash(), plain.originalTimestamp(), plain.replayDeadline(), plain.owner(),
+                        plain.requestedBy(), fresh.keyFreshness(), false));
+    }
+
+    private static RequestReplayCommand withFreshness(KeyFreshness freshness, boolean override) {
+        RequestReplayCommand plain = requestReplay();
+        return new RequestReplayCommand(plain.incidentId(), plain.source(), plain.policy(), plain.switchOn(), plain.ledgerName(),
+                plain.requestedBy(), freshness, override);
     }
 }

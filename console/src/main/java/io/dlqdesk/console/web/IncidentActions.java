@@ -57,19 +57,23 @@ public class IncidentActions {
     }
 
     @PostMapping("/console/incidents/{id}/replay")
-    String replay(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
+    String replay(@PathVariable String id, @RequestParam(required = false) String reason,
+                  @RequestParam(defaultValue = "false") boolean overrideStaleKey, Authentication caller, RedirectAttributes flash) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, reason, flash);
         if (action == null) {
             return back(incidentId);
         }
-        ReplayOutcome outcome = replays.request(incidentId, action);
+        ReplayOutcome outcome = replays.request(incidentId, action, overrideStaleKey);
         if (outcome.attempt() != null) {
             flash.addFlashAttribute("done", "Replay requested as attempt " + outcome.attempt() + "; its publish status follows below.");
             flash.addFlashAttribute("expectAttempt", outcome.attempt());
         } else {
             flash.addFlashAttribute("refused", "The replay was refused (and the refusal recorded in the history):");
             flash.addFlashAttribute("refusals", RefusalWords.of(outcome.refusals()));
+            if (outcome.keyFreshness() != null && outcome.keyFreshness().detail() != null) {
+                flash.addFlashAttribute("keyFreshness", outcome.keyFreshness().detail());
+            }
         }
         return back(incidentId);
     }

@@ -37,6 +37,10 @@ public final class RefusalWords {
         WORDS.put(ReplayRefusal.SOURCE_TIMESTAMP_MISMATCH,
                 "The record at that offset carries another timestamp than its DLQ record said; the desk trusts the record, not the header.");
         WORDS.put(ReplayRefusal.SOURCE_RETENTION_PASSED, "The record's timestamp plus its topic's retention has passed: the broker may delete it.");
+        WORDS.put(ReplayRefusal.STALE_KEY, "The consumer group has already processed a newer record with the same key: replaying this one "
+                + "would write old data over newer state. Tick \"replay over a stale key\" and say why, if that is what you want.");
+        WORDS.put(ReplayRefusal.KEY_FRESHNESS_UNKNOWN, "The stale-key check could not tell whether a newer record with the same key was "
+                + "already processed (too many records to read, or the broker did not answer). Override it only if you know.");
     }
 
     private RefusalWords() {

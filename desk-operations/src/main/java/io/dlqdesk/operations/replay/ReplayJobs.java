@@ -192,7 +192,7 @@ public class ReplayJobs {
             Optional<List<ReplayRefusal>> refusals;
             try {
                 refusals = Optional.of(requester.evaluate(IncidentId.parse(incident.incidentId()),
-                        new RecordLocation(incident.topic(), incident.partition(), incident.offset()), by));
+                        new RecordLocation(incident.topic(), incident.partition(), incident.offset()), incident.consumerGroup(), by));
             } catch (SourceUnavailableException e) {
                 refusals = Optional.empty();
             }

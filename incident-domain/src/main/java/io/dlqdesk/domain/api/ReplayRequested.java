@@ -3,6 +3,7 @@ package io.dlqdesk.domain.api;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.replay.KeyFreshness;
 import io.dlqdesk.domain.record.FailedRecord;
 import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.domain.record.OriginalTimestamp;
@@ -16,7 +17,8 @@ import java.time.Instant;
  * saga needs to publish and everything correlation needs later: the claimed failure (whose row
  * the publish status belongs to), where to re-read the record and what it must still be, and the
  * four correlation header values (root = {@code incidentId}, {@code attempt}, {@code owner},
- * {@code targetGroup}).
+ * {@code targetGroup}). {@code keyFreshness} is what the staleness check found and {@code staleKeyOverridden} whether the
+ * operator replayed over a STALE_KEY or KEY_FRESHNESS_UNKNOWN (null and false in events stored before the check existed).
  */
 public record ReplayRequested(
         IncidentId incidentId,
@@ -30,7 +32,16 @@ public record ReplayRequested(
         OriginalTimestamp originalTimestamp,
         Instant replayDeadline,
         String owner,
-        OperatorAction requestedBy) {
+        OperatorAction requestedBy,
+        KeyFreshness keyFreshness,
+        boolean staleKeyOverridden) {
+
+    public ReplayRequested(IncidentId incidentId, int attempt, FailureKey claimedFailure, RecordLocation sourceLocation, String targetGroup,
+                           RecordKey key, EventId eventId, PayloadHash valueHash, OriginalTimestamp originalTimestamp, Instant replayDeadline,
+                           String owner, OperatorAction requestedBy) {
+        this(incidentId, attempt, claimedFailure, sourceLocation, targetGroup, key, eventId, valueHash, originalTimestamp, replayDeadline,
+                owner, requestedBy, null, false);
+    }
 
     /**
      * The attempt to replay the incident's root failure: the record facts all come from {@code root}, so no two
@@ -39,10 +50,17 @@ public record ReplayRequested(
      * @param owner this ledger's name, sent in the correlation headers
      */
     public static ReplayRequested of(IncidentId incidentId, int attempt, FailureKey claimedFailure, FailedRecord root,
-                                     Instant replayDeadline, String owner, OperatorAction requestedBy) {
+                                     Instant replayDeadline, String owner, OperatorAction requestedBy, KeyFreshness keyFreshness,
+                                     boolean staleKeyOverridden) {
         FailureKey rootKey = root.failureKey();
         return new ReplayRequested(incidentId, attempt, claimedFailure, rootKey.location(), rootKey.consumerGroup(), root.key(),
-                root.eventId(), root.valueHash(), root.originalTimestamp(), replayDeadline, owner, requestedBy);
+                root.eventId(), root.valueHash(), root.originalTimestamp(), replayDeadline, owner, requestedBy, keyFreshness, staleKeyOverridden);
+    }
+
+    /** The attempt of a request the stale-key check did not cover. */
+    public static ReplayRequested of(IncidentId incidentId, int attempt, FailureKey claimedFailure, FailedRecord root,
+                                     Instant replayDeadline, String owner, OperatorAction requestedBy) {
+        return of(incidentId, attempt, claimedFailure, root, replayDeadline, owner, requestedBy, null, false);
     }
 
     /** The replay saga's association key; derived, so not part of the stored form. */

@@ -46,7 +46,12 @@ public enum ReplayCondition {
     CLAIMED_OUTCOME_KNOWN(ReplayRefusal.PUBLISH_UNKNOWN, f -> f.claimedStatus() != PublishStatus.PUBLISH_UNKNOWN),
     SWITCH_ON(ReplayRefusal.REPLAY_SWITCH_OFF, ReplayFacts::switchOn),
     // stops endless replay loops of a record that keeps failing
-    UNDER_MAX_ATTEMPTS(ReplayRefusal.MAX_ATTEMPTS_REACHED, f -> f.attemptsSoFar() < f.policy().maxAttempts());
+    UNDER_MAX_ATTEMPTS(ReplayRefusal.MAX_ATTEMPTS_REACHED, f -> f.attemptsSoFar() < f.policy().maxAttempts()),
+    // old data over newer state is how a replay corrupts a downstream store; the operator may know better, and says why
+    KEY_NOT_STALE(ReplayRefusal.STALE_KEY, f -> f.keyFreshness().state() != KeyFreshness.State.STALE || f.staleKeyOverridden()),
+    // a check that could not answer is no "fresh"
+    KEY_FRESHNESS_KNOWN(ReplayRefusal.KEY_FRESHNESS_UNKNOWN, f -> f.keyFreshness().state() != KeyFreshness.State.UNKNOWN
+            || f.staleKeyOverridden());
 
     private final ReplayRefusal refusal;
     private final Predicate<ReplayFacts> rule;

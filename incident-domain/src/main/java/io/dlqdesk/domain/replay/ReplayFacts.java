@@ -33,7 +33,9 @@ public record ReplayFacts(
         SourceRecordFacts source,
         ReplayPolicy policy,
         boolean switchOn,
-        Instant now) {
+        Instant now,
+        KeyFreshness keyFreshness,
+        boolean staleKeyOverridden) {
 
     public ReplayFacts {
         // what the incident and the request always know; only recorded record facts may be missing
@@ -42,6 +44,7 @@ public record ReplayFacts(
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(now, "now");
+        Objects.requireNonNull(keyFreshness, "keyFreshness");
     }
 
     /**
@@ -64,6 +67,7 @@ public record ReplayFacts(
         RecordLocation original = root.originalLocationKnown() ? root.failureKey().location() : null;
         return new ReplayFacts(status, root.eventId(), root.failureKey().consumerGroup(), original, root.key(), root.valueHash(),
                 root.originalTimestamp(), replayDeadline, attempts.count(), attempts.anyRequested(), attempts.claimedStatus(),
-                request.source(), request.policy(), request.switchOn(), request.requestedBy().at());
+                request.source(), request.policy(), request.switchOn(), request.requestedBy().at(), request.keyFreshness(),
+                request.overrideStaleKey());
     }
 }

@@ -51,5 +51,12 @@ public enum ReplayRefusal {
      */
     SOURCE_TIMESTAMP_MISMATCH,
     /** The source record's timestamp plus its topic's retention, read at replay time, has passed: the broker may delete it. */
-    SOURCE_RETENTION_PASSED
+    SOURCE_RETENTION_PASSED,
+    /**
+     * The target group has already processed a newer record with the same key (its committed offset lies past it): the
+     * replay would write old data over newer state. Only for topics configured to be checked; an operator may override it.
+     */
+    STALE_KEY,
+    /** The staleness check could not answer within its bounds (too many records to read, the broker not answering): fail closed. */
+    KEY_FRESHNESS_UNKNOWN
 }

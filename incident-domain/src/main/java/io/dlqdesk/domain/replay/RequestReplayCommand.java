@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * An operator asks to replay the incident's original record. Carries the facts the application
  * read back from the source topic, the topic's replay policy, the runtime switch and this
- * deployment's ledger name; {@code requestedBy.at()} is "now" for the deadline check.
+ * deployment's ledger name; {@code requestedBy.at()} is "now" for the deadline check. {@code keyFreshness} is what the
+ * staleness check found; {@code overrideStaleKey} is the operator's decision to replay even so (the reason says why).
  * Answered with a {@link ReplayOutcome}; a refusal is recorded as {@link ReplayRejected}, not thrown.
  */
 public record RequestReplayCommand(
@@ -19,7 +20,9 @@ public record RequestReplayCommand(
         ReplayPolicy policy,
         boolean switchOn,
         String ledgerName,
-        OperatorAction requestedBy) {
+        OperatorAction requestedBy,
+        KeyFreshness keyFreshness,
+        boolean overrideStaleKey) {
 
     public RequestReplayCommand {
         Objects.requireNonNull(incidentId, "incidentId");
@@ -27,5 +30,12 @@ public record RequestReplayCommand(
         Objects.requireNonNull(policy, "policy");
         CommandArguments.requireName(ledgerName);
         Objects.requireNonNull(requestedBy, "requestedBy");
+        Objects.requireNonNull(keyFreshness, "keyFreshness");
+    }
+
+    /** A request about a topic the staleness check does not cover. */
+    public RequestReplayCommand(IncidentId incidentId, SourceRecordFacts source, ReplayPolicy policy, boolean switchOn, String ledgerName,
+                                OperatorAction requestedBy) {
+        this(incidentId, source, policy, switchOn, ledgerName, requestedBy, KeyFreshness.notChecked("not configured"), false);
     }
 }

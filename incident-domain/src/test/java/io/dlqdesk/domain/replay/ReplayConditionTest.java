@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each replay condition on its own: it holds for a replayable incident, and one change breaks exactly it. */
 class ReplayConditionTest {
@@ -43,10 +44,13 @@ class ReplayConditionTest {
         ReplayPolicy policy = new ReplayPolicy(true, 3);
         boolean switchOn = true;
         Instant now = DEADLINE.minusMillis(1);
+        KeyFreshness keyFreshness = KeyFreshness.fresh("no later record with the key up to the committed offset");
+        boolean staleKeyOverridden = false;
 
         ReplayFacts build() {
             return new ReplayFacts(status, eventId, failedGroup, originalLocation, key, valueHash, originalTimestamp,
-                    replayDeadline, attemptsSoFar, attemptRequested, claimedStatus, source, policy, switchOn, now);
+                    replayDeadline, attemptsSoFar, attemptRequested, claimedStatus, source, policy, switchOn, now, keyFreshness,
+                    staleKeyOverridden);
         }
     }
 
@@ -80,6 +84,8 @@ class ReplayConditionTest {
             // the topic deletes it the moment the request is made
             case WITHIN_SOURCE_RETENTION -> f.source = SourceRecordFacts.found(LOCATION, 42L, KEY, EVENT_ID, HASH, ORIGINAL)
                     .withRetention(java.time.Duration.between(ORIGINAL.instant(), f.now).toMillis());
+            case KEY_NOT_STALE -> f.keyFreshness = KeyFreshness.stale(57, "offset 57 has the key; the group committed 60");
+            case KEY_FRESHNESS_KNOWN -> f.keyFreshness = KeyFreshness.unknown("120000 records between, more than 100000");
         }
         return f;
     }
@@ -253,5 +259,46 @@ class ReplayConditionTest {
         assertThat(ReplayCondition.UNDER_MAX_ATTEMPTS.holdsFor(f.build())).isTrue();
         f.attemptsSoFar = 3;
         assertThat(ReplayCondition.UNDER_MAX_ATTEMPTS.holdsFor(f.build())).isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = KeyFreshness.State.class, names = {"NOT_CHECKED", "FRESH"})
+    void aKeyNotCheckedOrFreshIsReplayable(KeyFreshness.State state) {
+        Facts f = new Facts();
+        f.keyFreshness = new KeyFreshness(state, null, "found");
+        assertThat(ReplayCondition.failedFor(f.build())).isEmpty();
+    }
+
+    @Test
+    void aStaleKeyIsRefusedUnlessTheOperatorOverridesIt() {
+        Facts f = new Facts();
+        f.keyFreshness = KeyFreshness.stale(57, "offset 57");
+        assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.STALE_KEY);
+        f.staleKeyOverridden = true;
+        assertThat(ReplayCondition.failedFor(f.build())).isEmpty();
+    }
+
+    @Test
+    void aCheckThatCouldNotAnswerIsRefusedUnlessTheOperatorOverridesIt() {
+        Facts f = new Facts();
+        f.keyFreshness = KeyFreshness.unknown("the broker did not answer within 10s");
+        assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.KEY_FRESHNESS_UNKNOWN);
+        f.staleKeyOverridden = true;
+        assertThat(ReplayCondition.failedFor(f.build())).isEmpty();
+    }
+
+    @Test
+    void anOverrideDoesNotLiftAnyOtherCondition() {
+        Facts f = breaking(ReplayCondition.SAME_VALUE_HASH);
+        f.keyFreshness = KeyFreshness.stale(57, "offset 57");
+        f.staleKeyOverridden = true;
+        assertThat(ReplayCondition.failedFor(f.build())).containsExactly(ReplayRefusal.SOURCE_VALUE_HASH_MISMATCH);
+    }
+
+    @Test
+    void onlyAStaleKeyNamesANewerOffset() {
+        assertThatThrownBy(() -> new KeyFreshness(KeyFreshness.State.STALE, null, "x")).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> new KeyFreshness(KeyFreshness.State.FRESH, 3L, "x")).isInstanceOf(RuntimeException.class);
+        assertThat(KeyFreshness.stale(0, "x").newerOffset()).isZero();
     }
 }

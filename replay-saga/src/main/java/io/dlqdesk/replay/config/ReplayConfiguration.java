@@ -22,6 +22,7 @@ import io.dlqdesk.replay.request.ReplayRequester;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.replay.saga.ReconciliationDelay;
 import io.dlqdesk.replay.saga.ReplaySaga;
+import io.dlqdesk.replay.source.KeyFreshnessReader;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import io.micrometer.core.instrument.Gauge;
@@ -80,14 +81,22 @@ public class ReplayConfiguration {
         return new PartitionEndReader(kafka.bootstrapServers(), kafka.clientId("replay-end-reader"), properties.sourceReadTimeout());
     }
 
+    /** The stale-key check of the topics it is configured for. */
     @Bean
-    ReplayRequester replayRequester(SourceRecordReader reader, PartitionEndReader topics, EventIdSource eventIdSource, ReplaySwitch replaySwitch,
-                                    ReplayProperties properties, Ledger ledger, CommandGateway commands) {
+    KeyFreshnessReader keyFreshnessReader(ReplayProperties properties, KafkaConnection kafka) {
+        ReplayProperties.StaleKeyCheck check = properties.staleKeyCheck();
+        return new KeyFreshnessReader(kafka.clientConfig("replay-freshness"),
+                new KeyFreshnessReader.Settings(Pattern.compile(check.topics()), check.maxRecords(), check.timeout()));
+    }
+
+    @Bean
+    ReplayRequester replayRequester(SourceRecordReader reader, PartitionEndReader topics, KeyFreshnessReader freshness, EventIdSource eventIdSource,
+                                    ReplaySwitch replaySwitch, ReplayProperties properties, Ledger ledger, CommandGateway commands) {
         if (properties.allowedTopics().isEmpty()) {
             LoggerFactory.getLogger(ReplayConfiguration.class).warn("dlqdesk.replay.allowed-topics is not set: every replay is refused"
                     + " TOPIC_NOT_ALLOWED until it names the source topics that may be replayed (a regular expression)");
         }
-        return new ReplayRequester(reader, topics, new EventIdExtractor(eventIdSource), replaySwitch,
+        return new ReplayRequester(reader, topics, freshness, new EventIdExtractor(eventIdSource), replaySwitch,
                 new ReplayPolicies(Pattern.compile(properties.allowedTopics()), properties.maxAttempts()), ledger.name(), commands);
     }
 

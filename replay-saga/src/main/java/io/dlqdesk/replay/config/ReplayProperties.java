@@ -45,7 +45,20 @@ public record ReplayProperties(
         /* after a request, and between later checks: when a missing result is looked into */
         @NotNull @DefaultValue("5m") Duration reconciliationDelay,
         /* the signature of the correlation headers, without which no dlq-desk-consumer skips a replay */
-        @Valid @NotNull @DefaultValue Signing signing) {
+        @Valid @NotNull @DefaultValue Signing signing,
+        /* refuse replaying a record whose key the target group has since processed a newer record of */
+        @Valid @NotNull @DefaultValue StaleKeyCheck staleKeyCheck) {
+
+    /**
+     * {@code dlqdesk.replay.stale-key-check.*}: for the source topics {@code topics} matches (a regular expression; empty:
+     * none), a replay is refused STALE_KEY when the target group has already processed a later record with the same key,
+     * reading at most {@code max-records} records within {@code timeout} (beyond either: KEY_FRESHNESS_UNKNOWN).
+     */
+    public record StaleKeyCheck(
+            @NotNull @DefaultValue("") String topics,
+            @Min(1) @DefaultValue("100000") long maxRecords,
+            @NotNull @DefaultValue("10s") Duration timeout) {
+    }
 
     /**
      * {@code dlqdesk.replay.signing.*}: replays are signed with the key {@code active-key-id} names among {@code keys}

@@ -6,7 +6,7 @@ import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.job.ReplayJobId;
-import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.domain.replay.RequestReplayCommand;
 import io.dlqdesk.replay.request.ReplayRequester;
@@ -35,14 +35,14 @@ public class IncidentAsk {
     }
 
     Prepared prepare(ReplayJobId job, IncidentId incident, OperatorAction requestedBy) {
-        RecordLocation location = null;
+        FailureKey failure = null;
         ReplayOutcome earlier = null;
         DomainEventStream stream = events.readEvents(incident.value());
         while (stream.hasNext()) {
             DomainEventMessage<?> event = stream.next();
             Object payload = event.getPayload();
             if (payload instanceof IncidentOpened opened) {
-                location = opened.failure().failureKey().location();
+                failure = opened.failure().failureKey();
             } else if (job.value().equals(event.getMetaData().get(JobMetadata.KEY))) {
                 if (payload instanceof ReplayRequested requested) {
                     earlier = ReplayOutcome.requested(requested.attempt());
@@ -54,9 +54,9 @@ public class IncidentAsk {
         if (earlier != null) {
             return new Prepared(earlier, null);
         }
-        if (location == null) {
+        if (failure == null) {
             throw new IllegalStateException("no incident " + incident + " in the event store");
         }
-        return new Prepared(null, requester.prepare(incident, location, requestedBy));
+        return new Prepared(null, requester.prepare(incident, failure.location(), failure.consumerGroup(), requestedBy));
     }
 }

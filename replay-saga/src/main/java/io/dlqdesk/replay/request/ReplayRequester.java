@@ -9,11 +9,13 @@ import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.record.TimestampType;
 import io.dlqdesk.domain.replay.EvaluateReplayCommand;
+import io.dlqdesk.domain.replay.KeyFreshness;
 import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.domain.replay.ReplayRefusal;
 import io.dlqdesk.domain.replay.RequestReplayCommand;
 import io.dlqdesk.domain.replay.SourceRecordFacts;
 import io.dlqdesk.record.EventIdExtractor;
+import io.dlqdesk.replay.source.KeyFreshnessReader;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
@@ -35,16 +37,18 @@ public class ReplayRequester {
 
     private final SourceRecordReader reader;
     private final PartitionEndReader topics;
+    private final KeyFreshnessReader freshness;
     private final EventIdExtractor eventIds;
     private final ReplaySwitch replaySwitch;
     private final ReplayPolicies policies;
     private final String ledgerName;
     private final CommandGateway commands;
 
-    public ReplayRequester(SourceRecordReader reader, PartitionEndReader topics, EventIdExtractor eventIds, ReplaySwitch replaySwitch,
-                           ReplayPolicies policies, String ledgerName, CommandGateway commands) {
+    public ReplayRequester(SourceRecordReader reader, PartitionEndReader topics, KeyFreshnessReader freshness, EventIdExtractor eventIds,
+                           ReplaySwitch replaySwitch, ReplayPolicies policies, String ledgerName, CommandGateway commands) {
         this.reader = reader;
         this.topics = topics;
+        this.freshness = freshness;
         this.eventIds = eventIds;
         this.replaySwitch = replaySwitch;
         this.policies = policies;
@@ -54,10 +58,13 @@ public class ReplayRequester {
 
     /**
      * @param recordedLocation where the incident says its original record is
+     * @param targetGroup      the group that failed on it (the stale-key check reads its committed offset)
+     * @param overrideStaleKey replay even when the target group has processed a newer record with the key (the reason says why)
      * @throws SourceUnavailableException when the broker could not be asked: nothing is recorded then
      */
-    public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
-        ReplayOutcome outcome = commands.sendAndWait(command(incidentId, recordedLocation, requestedBy));
+    public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, String targetGroup, OperatorAction requestedBy,
+                                 boolean overrideStaleKey) {
+        ReplayOutcome outcome = commands.sendAndWait(command(incidentId, recordedLocation, targetGroup, requestedBy, overrideStaleKey));
         if (outcome.attempt() != null) {
             log.info("replay of {} accepted as attempt {} (by {}: {})", incidentId, outcome.attempt(), requestedBy.principal(),
                     requestedBy.reason());
@@ -74,8 +81,8 @@ public class ReplayRequester {
      * @return every condition that would refuse the replay; empty when it would be requested
      * @throws SourceUnavailableException when the broker could not be asked
      */
-    public List<ReplayRefusal> evaluate(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
-        return commands.sendAndWait(new EvaluateReplayCommand(command(incidentId, recordedLocation, requestedBy)));
+    public List<ReplayRefusal> evaluate(IncidentId incidentId, RecordLocation recordedLocation, String targetGroup, OperatorAction requestedBy) {
+        return commands.sendAndWait(new EvaluateReplayCommand(command(incidentId, recordedLocation, targetGroup, requestedBy, false)));
     }
 
     /**
@@ -84,14 +91,19 @@ public class ReplayRequester {
      *
      * @throws SourceUnavailableException when the broker could not be asked
      */
-    public RequestReplayCommand prepare(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
-        return command(incidentId, recordedLocation, requestedBy);
+    public RequestReplayCommand prepare(IncidentId incidentId, RecordLocation recordedLocation, String targetGroup, OperatorAction requestedBy) {
+        return command(incidentId, recordedLocation, targetGroup, requestedBy, false);
     }
 
-    private RequestReplayCommand command(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
-        SourceRecordFacts facts = facts(incidentId, reader.read(recordedLocation));
+    private RequestReplayCommand command(IncidentId incidentId, RecordLocation recordedLocation, String targetGroup, OperatorAction requestedBy,
+                                         boolean overrideStaleKey) {
+        SourceRead read = reader.read(recordedLocation);
+        SourceRecordFacts facts = facts(incidentId, read);
+        KeyFreshness fresh = read instanceof SourceRead.Found found
+                ? freshness.check(recordedLocation, found.record().key(), found.record().value(), targetGroup)
+                : KeyFreshness.notChecked("the source record was not read back");
         return new RequestReplayCommand(incidentId, facts, policies.forTopic(recordedLocation.topic()), replaySwitch.isOn(), ledgerName,
-                requestedBy);
+                requestedBy, fresh, overrideStaleKey);
     }
 
     private SourceRecordFacts facts(IncidentId incidentId, SourceRead read) {

@@ -43,9 +43,9 @@ class IncidentAskTest {
 
     private final EmbeddedEventStore store = EmbeddedEventStore.builder().storageEngine(new InMemoryEventStorageEngine()).build();
     private final List<RecordLocation> requested = new ArrayList<>();
-    private final ReplayRequester requester = new ReplayRequester(null, null, null, null, null, "desk", null) {
+    private final ReplayRequester requester = new ReplayRequester(null, null, null, null, null, null, "desk", null) {
         @Override
-        public RequestReplayCommand prepare(IncidentId incidentId, RecordLocation recordedLocation, OperatorAction requestedBy) {
+        public RequestReplayCommand prepare(IncidentId incidentId, RecordLocation recordedLocation, String targetGroup, OperatorAction requestedBy) {
             requested.add(recordedLocation);
             return new RequestReplayCommand(incidentId, SourceRecordFacts.notFound(recordedLocation), new ReplayPolicy(true, 3), true, "desk",
                     requestedBy);
