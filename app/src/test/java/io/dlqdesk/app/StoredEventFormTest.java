@@ -2,10 +2,14 @@ package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.IncidentOpened;
 import io.dlqdesk.domain.api.ReplayJobCreated;
+import io.dlqdesk.domain.api.ReplayRejected;
+import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.record.TimestampType;
+import io.dlqdesk.domain.replay.KeyFreshness;
+import io.dlqdesk.domain.replay.ReplayRefusal;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.SimpleSerializedObject;
 import org.axonframework.serialization.SimpleSerializedType;
@@ -91,5 +95,29 @@ class StoredEventFormTest {
 
         assertThat(serializer.<byte[], IncidentOpened>deserialize(serialized)).isEqualTo(opened);
         assertThat(new String(serialized.getData(), StandardCharsets.UTF_8)).contains("\"replayHeaders\"", "\"locationUnknownReason\"");
+    }
+
+    @Test
+    void replayEventsStoredBeforeTheStaleKeyCheckReadAsNotCheckedAndNotOverridden() {
+        String by = "{\"principal\":\"alice\",\"reason\":\"fix\",\"at\":\"2026-11-28T10:01:00Z\"}";
+        ReplayRejected rejected = read("{\"incidentId\":{\"value\":\"inc-" + "0".repeat(32) + "\"},\"reasons\":[\"REPLAY_SWITCH_OFF\"],"
+                + "\"requestedBy\":" + by + "}", ReplayRejected.class);
+        assertThat(rejected.keyFreshness()).isNull();
+        assertThat(rejected.reasons()).containsExactly(ReplayRefusal.REPLAY_SWITCH_OFF);
+
+        ReplayRequested requested = read("{\"incidentId\":{\"value\":\"inc-" + "0".repeat(32) + "\"},\"attempt\":1,"
+                + "\"claimedFailure\":{\"topic\":\"orders\",\"partition\":3,\"offset\":42,\"consumerGroup\":\"billing\"},"
+                + "\"sourceLocation\":{\"topic\":\"orders\",\"partition\":3,\"offset\":42},\"targetGroup\":\"billing\","
+                + "\"key\":{\"bytes\":\"b3JkZXItNw==\"},\"eventId\":{\"value\":\"evt-0001\"},\"valueHash\":{\"hex\":\"" + "ab".repeat(32) + "\"},"
+                + "\"originalTimestamp\":{\"instant\":\"2026-11-28T10:00:00Z\",\"type\":\"CREATE_TIME\"},"
+                + "\"replayDeadline\":\"2026-12-05T10:00:00Z\",\"owner\":\"desk\",\"requestedBy\":" + by + "}", ReplayRequested.class);
+        assertThat(requested.keyFreshness()).isNull();
+        assertThat(requested.staleKeyOverridden()).isFalse();
+
+        ReplayRequested overridden = new ReplayRequested(requested.incidentId(), 1, requested.claimedFailure(), requested.sourceLocation(),
+                requested.targetGroup(), requested.key(), requested.eventId(), requested.valueHash(), requested.originalTimestamp(),
+                requested.replayDeadline(), requested.owner(), requested.requestedBy(), KeyFreshness.stale(57, "offset 57"), true);
+        var serialized = serializer.serialize(overridden, byte[].class);
+        assertThat(serializer.<byte[], ReplayRequested>deserialize(serialized)).isEqualTo(overridden);
     }
 }

@@ -27,6 +27,7 @@ import io.dlqdesk.domain.rebuild.ReadModelRebuildCancelled;
 import io.dlqdesk.domain.rebuild.ReadModelRebuildRequested;
 import io.dlqdesk.domain.record.BoundedText;
 import io.dlqdesk.domain.record.RecordLocation;
+import io.dlqdesk.domain.replay.KeyFreshness;
 import io.dlqdesk.domain.replay.PublishResult;
 import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.projections.PendingWrites;
@@ -113,12 +114,27 @@ public class IncidentHistoryProjection {
     void on(ReplayRequested event, @SequenceNumber long seq, @Timestamp Instant at) {
         row(event.incidentId(), seq, "ReplayRequested", at, event.requestedBy(), event.attempt(), PublishStatus.REQUESTED, "to "
                 + location(event.sourceLocation().topic(), event.sourceLocation().partition(), event.sourceLocation().offset())
-                + " for group " + event.targetGroup());
+                + " for group " + event.targetGroup() + (event.staleKeyOverridden() ? "; replayed over " + freshness(event.keyFreshness())
+                + " (the stale-key check overridden)" : ""));
     }
 
     @EventHandler
     void on(ReplayRejected event, @SequenceNumber long seq, @Timestamp Instant at) {
-        row(event.incidentId(), seq, "ReplayRejected", at, event.requestedBy(), null, "refused: " + event.reasons());
+        row(event.incidentId(), seq, "ReplayRejected", at, event.requestedBy(), null, "refused: " + event.reasons()
+                + (event.keyFreshness() == null || event.keyFreshness().state() == KeyFreshness.State.FRESH ? ""
+                : "; stale-key check: " + freshness(event.keyFreshness())));
+    }
+
+    /** What the stale-key check found, in words: the newer offset, or why it could not tell. */
+    private static String freshness(KeyFreshness freshness) {
+        if (freshness == null) {
+            return "a stale key";
+        }
+        return switch (freshness.state()) {
+            case STALE -> "a newer record with the same key at offset " + freshness.newerOffset() + ", already processed by the group";
+            case UNKNOWN -> "a stale-key check that could not tell (" + freshness.detail() + ")";
+            default -> freshness.state().name();
+        };
     }
 
     @EventHandler
