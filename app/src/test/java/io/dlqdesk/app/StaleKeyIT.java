@@ -49,6 +49,7 @@ class StaleKeyIT {
     private static String staleIncident;
     private static String freshIncident;
     private static String uncheckedIncident;
+    private static String jobIncident;
 
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker broker) throws Exception {
@@ -58,17 +59,18 @@ class StaleKeyIT {
             IngestLedger.createTopic(broker, topic, 1, Map.of());
         }
         try (KafkaProducer<byte[], byte[]> producer = IngestLedger.producer(broker, Map.of())) {
-            staleIncident = failedAndOvertaken(producer, checked);
-            freshIncident = failed(producer, checked, "order-9".getBytes(StandardCharsets.UTF_8), "{\"total\":3}", "evt-9");
-            uncheckedIncident = failedAndOvertaken(producer, unchecked);
+            staleIncident = failedAndOvertaken(producer, checked, ORDER_7);                                           // offsets 0, 1
+            freshIncident = failed(producer, checked, "order-9".getBytes(StandardCharsets.UTF_8), "{\"total\":3}", "evt-9"); // 2
+            jobIncident = failedAndOvertaken(producer, checked, "order-11".getBytes(StandardCharsets.UTF_8));       // 3, 4
+            uncheckedIncident = failedAndOvertaken(producer, unchecked, ORDER_7);
         }
-        // the group went on: it processed everything up to and including order-7's newer value
-        committed(broker, new TopicPartition(checked, 0), 2);
+        // the group went on: it processed everything, the newer values of order-7 and order-11 included
+        committed(broker, new TopicPartition(checked, 0), 5);
         committed(broker, new TopicPartition(unchecked, 0), 2);
         app = Replays.service(database, broker, NONCE, Map.of(
                 "dlqdesk.ingest.topic-pattern", "it-" + NONCE + "-.*\\.dlq",
                 "dlqdesk.replay.stale-key-check.topics", checked.replace("-", "\\-")));
-        await().atMost(Duration.ofMinutes(1)).until(() -> Replays.incidentsOf(app, checked).size() == 2
+        await().atMost(Duration.ofMinutes(1)).until(() -> Replays.incidentsOf(app, checked).size() == 3
                 && Replays.incidentsOf(app, unchecked).size() == 1);
     }
 
@@ -119,11 +121,25 @@ class StaleKeyIT {
         assertThat(Replays.lastPayload(app, uncheckedIncident, "ReplayRequested")).contains("\"keyFreshness\":null");
     }
 
-    /** order-7's first value, failed by the group and dead-lettered, then its newer value: the incident of the first. */
-    private static String failedAndOvertaken(KafkaProducer<byte[], byte[]> producer, String topic) throws Exception {
-        String incident = failed(producer, topic, ORDER_7, "{\"total\":10}", "evt-7a");
-        producer.send(Replays.record(topic, 0, Instant.now().toEpochMilli(), ORDER_7, "{\"total\":12}".getBytes(StandardCharsets.UTF_8), "evt-7b"))
-                .get(30, TimeUnit.SECONDS);
+    @Test
+    void aBulkJobNeverOverridesItRefusesTheStaleKeyAndCountsIt() throws Exception {
+        HttpResponse<String> created = RunningApp.post(app, "/api/v1/replay-jobs", "operator",
+                "{\"reason\":\"fix deployed\",\"incidentIds\":[\"" + jobIncident + "\"],\"rate\":10,\"maxInFlight\":5}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String job = JSON.readTree(created.body()).path("jobId").asText();
+        JsonNode done = await().atMost(Duration.ofMinutes(1)).until(
+                () -> JSON.readTree(RunningApp.get(app, "/api/v1/replay-jobs/" + job, "viewer", RunningApp.PASSWORD).body()),
+                view -> "COMPLETED".equals(view.path("status").asText()));
+        assertThat(done.path("progress").path("refusedBy").path("STALE_KEY").asInt()).as(done.toString()).isEqualTo(1);
+        assertThat(done.path("progress").path("requested").asInt()).isZero();
+    }
+
+    /** A key's first value, failed by the group and dead-lettered, then its newer value: the incident of the first. */
+    private static String failedAndOvertaken(KafkaProducer<byte[], byte[]> producer, String topic, byte[] key) throws Exception {
+        String name = new String(key, StandardCharsets.UTF_8);
+        String incident = failed(producer, topic, key, "{\"total\":10}", "evt-" + name + "-a");
+        producer.send(Replays.record(topic, 0, Instant.now().toEpochMilli(), key, "{\"total\":12}".getBytes(StandardCharsets.UTF_8),
+                "evt-" + name + "-b")).get(30, TimeUnit.SECONDS);
         return incident;
     }
 
