@@ -116,8 +116,8 @@ final class ReplayBench {
             for (RecordMetadata source : sources) {
                 outcomes.add(threads.submit(() -> requester.request(
                         IncidentId.of(new FailureKey(source.topic(), source.partition(), source.offset(), group(round))),
-                        new RecordLocation(source.topic(), source.partition(), source.offset()),
-                        new OperatorAction("bench", "benchmark replay", Instant.now()))));
+                        new RecordLocation(source.topic(), source.partition(), source.offset()), group(round),
+                        new OperatorAction("bench", "benchmark replay", Instant.now()), false)));
             }
             for (Future<ReplayOutcome> outcome : outcomes) {
                 ReplayOutcome result = outcome.get(5, TimeUnit.MINUTES);
