@@ -92,6 +92,14 @@ public class ReplayJobController {
         return ResponseEntity.noContent().build();
     }
 
+    /** Four-eyes: someone with the APPROVER role, not the job's creator, lets a job AWAITING_APPROVAL run; 409 otherwise. */
+    @PostMapping("/{id}/approve")
+    public ResponseEntity<Void> approve(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,
+                                        Authentication caller) {
+        jobs.approve(ReplayJobs.parseJobId(id), action(caller, body == null ? null : body.reason()));
+        return ResponseEntity.noContent().build();
+    }
+
     /** No incident of the job is requested after the cancel is recorded; replays already requested finish. */
     @PostMapping("/{id}/cancel")
     public ResponseEntity<Void> cancel(@PathVariable String id, @RequestBody(required = false) IncidentCommandController.Reason body,

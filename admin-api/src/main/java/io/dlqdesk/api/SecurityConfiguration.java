@@ -100,6 +100,7 @@ public class SecurityConfiguration {
                                 "/api/v1/incidents/*/discard", "/api/v1/incidents/*/replay").hasRole(Role.OPERATOR.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/replay-jobs", "/api/v1/replay-jobs/*/pause", "/api/v1/replay-jobs/*/resume",
                                 "/api/v1/replay-jobs/*/cancel").hasRole(Role.OPERATOR.name())
+                        .requestMatchers(HttpMethod.POST, "/api/v1/replay-jobs/*/approve").hasRole(Role.APPROVER.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/attempts/*/publish-unknown",
                                 "/api/v1/incidents/*/attempts/*/waive-consumption").hasRole(Role.ADMIN.name())
                         .requestMatchers(HttpMethod.PUT, "/api/v1/replay-switch").hasRole(Role.ADMIN.name())

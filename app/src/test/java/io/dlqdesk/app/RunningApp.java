@@ -30,7 +30,7 @@ final class RunningApp {
 
     /** Every test user (viewer, operator, admin, deployer, metrics: named after their role) has this password. */
     static final String PASSWORD = "test-password";
-    private static final String PASSWORD_HASH = "{bcrypt}" + new BCryptPasswordEncoder(4).encode(PASSWORD);
+    static final String PASSWORD_HASH = "{bcrypt}" + new BCryptPasswordEncoder(4).encode(PASSWORD);
 
     private RunningApp() {
     }

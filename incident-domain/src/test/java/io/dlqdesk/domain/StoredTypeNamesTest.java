@@ -22,7 +22,7 @@ class StoredTypeNamesTest {
             "io.dlqdesk.domain.api.IncidentResolved", "io.dlqdesk.domain.api.JobReplayClaimed", "io.dlqdesk.domain.api.JobReplayDecided",
             "io.dlqdesk.domain.api.JobReplayRefailed", "io.dlqdesk.domain.api.JobReplayRefused", "io.dlqdesk.domain.api.JobReplayRequested",
             "io.dlqdesk.domain.api.PublishMarkedUnknown", "io.dlqdesk.domain.api.PublishResultRecorded",
-            "io.dlqdesk.domain.api.ReplayConsumptionWaived", "io.dlqdesk.domain.api.ReplayJobCancelled",
+            "io.dlqdesk.domain.api.ReplayConsumptionWaived", "io.dlqdesk.domain.api.ReplayJobApproved", "io.dlqdesk.domain.api.ReplayJobCancelled",
             "io.dlqdesk.domain.api.ReplayJobCompleted", "io.dlqdesk.domain.api.ReplayJobCreated",
             "io.dlqdesk.domain.api.ReplayJobManifestExtended", "io.dlqdesk.domain.api.ReplayJobPaused",
             "io.dlqdesk.domain.api.ReplayJobResumed", "io.dlqdesk.domain.api.ReplayRejected", "io.dlqdesk.domain.api.ReplayRequested",

@@ -4,6 +4,7 @@ import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.job.ApproveReplayJobCommand;
 import io.dlqdesk.domain.job.CancelReplayJobCommand;
 import io.dlqdesk.domain.job.CreateReplayJobCommand;
 import io.dlqdesk.domain.job.PauseReplayJobCommand;
@@ -159,7 +160,8 @@ public class ReplayJobs {
     }
 
     /**
-     * Refused (409) when a job with work left (RUNNING or PAUSED) selected any of the incidents: a client that retries after a
+     * A job large enough for four-eyes ({@code dlqdesk.replay.jobs.approval}) is created AWAITING_APPROVAL.
+     * Refused (409) when a job with work left (RUNNING, PAUSED or AWAITING_APPROVAL) selected any of the incidents: a client that retries after a
      * timeout, or a second operator, would replay them again and use up their attempts. Checked against the runner's work list,
      * which follows a new job within moments: two requests in the same moment are not told apart.
      */
@@ -174,12 +176,14 @@ public class ReplayJobs {
                     activeJobs);
         }
         ReplayJobId jobId = ids.get();
-        commands.sendAndWait(new CreateReplayJobCommand(jobId, selection, incidents, limits, by));
+        boolean approvalRequired = properties.approval().requiredFor(incidents.size());
+        commands.sendAndWait(new CreateReplayJobCommand(jobId, selection, incidents, limits, by, approvalRequired));
         // the read model follows within moments; until then the job is what was just created
-        return new ReplayJobView(jobId.value(), selection, ReplayJobStatus.RUNNING, null, by.principal(), by.reason(), by.at(), by.at(),
+        return new ReplayJobView(jobId.value(), selection, approvalRequired ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING, null,
+                by.principal(), by.reason(), by.at(), by.at(),
                 new ReplayJobView.Limits(limits.ratePerSecond(), limits.maxInFlight(), limits.canary(), limits.maxRefailureRate()),
                 new ReplayJobView.Progress(manifest.size(), 0, 0, Map.of(), 0, 0, 0, 0, manifest.size()),
-                by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())), null);
+                approvalRequired ? null : by.at().plusMillis((long) Math.ceil(manifest.size() * 1000.0 / limits.ratePerSecond())), null, null);
     }
 
     public DryRun dryRun(List<IncidentSummaryView> manifest, OperatorAction by) {
@@ -249,6 +253,11 @@ public class ReplayJobs {
 
     public void cancel(ReplayJobId jobId, OperatorAction by) {
         send(jobId, by, CancelReplayJobCommand::new);
+    }
+
+    /** Four-eyes: a second person (never the creator) lets a job AWAITING_APPROVAL run. */
+    public void approve(ReplayJobId jobId, OperatorAction by) {
+        send(jobId, by, ApproveReplayJobCommand::new);
     }
 
     private void send(ReplayJobId jobId, OperatorAction by, BiFunction<ReplayJobId, OperatorAction, Object> command) {

@@ -37,12 +37,16 @@ public class DeskSecurity {
         return new LoginThrottle(guard, json, meters);
     }
 
-    /** admin > operator > viewer; deployer and metrics stand alone. */
+    /**
+     * admin > operator > viewer; an approver reads (to see what they approve) but is implied by no other role, so four-eyes
+     * needs a grant of its own; deployer and metrics stand alone.
+     */
     @Bean
     static RoleHierarchy roleHierarchy() {
         return RoleHierarchyImpl.withDefaultRolePrefix()
                 .role(Role.ADMIN.name()).implies(Role.OPERATOR.name())
                 .role(Role.OPERATOR.name()).implies(Role.VIEWER.name())
+                .role(Role.APPROVER.name()).implies(Role.VIEWER.name())
                 .build();
     }
 

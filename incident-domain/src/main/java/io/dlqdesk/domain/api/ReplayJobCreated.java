@@ -12,11 +12,13 @@ import java.util.List;
  * {@value #MAX_PART} incidents at most, and {@link ReplayJobManifestExtended} events appended in the same commit hold the rest,
  * in order.
  *
- * @param selected the size of the whole manifest; a payload stored before the manifest came in parts has none, and its
- *                 {@code manifest} is all of it
+ * @param selected         the size of the whole manifest; a payload stored before the manifest came in parts has none, and
+ *                         its {@code manifest} is all of it
+ * @param awaitingApproval the job waits for a second person's approval before it asks anything (false in payloads stored
+ *                         before four-eyes existed)
  */
 public record ReplayJobCreated(ReplayJobId jobId, String selection, List<IncidentId> manifest, ReplayJobLimits limits,
-                               OperatorAction createdBy, int selected) {
+                               OperatorAction createdBy, int selected, boolean awaitingApproval) {
 
     /** Incidents per part of a manifest: 1,000 ids are about 48 KB of JSON, far below a Kafka record's usual 1 MB. */
     public static final int MAX_PART = 1_000;
@@ -27,8 +29,14 @@ public record ReplayJobCreated(ReplayJobId jobId, String selection, List<Inciden
         }
     }
 
-    /** A job whose manifest is all in this event. */
+    /** A job whose manifest is all in this event, running at once. */
     public ReplayJobCreated(ReplayJobId jobId, String selection, List<IncidentId> manifest, ReplayJobLimits limits, OperatorAction createdBy) {
-        this(jobId, selection, manifest, limits, createdBy, manifest.size());
+        this(jobId, selection, manifest, limits, createdBy, manifest.size(), false);
+    }
+
+    /** A job running at once. */
+    public ReplayJobCreated(ReplayJobId jobId, String selection, List<IncidentId> manifest, ReplayJobLimits limits, OperatorAction createdBy,
+                            int selected) {
+        this(jobId, selection, manifest, limits, createdBy, selected, false);
     }
 }

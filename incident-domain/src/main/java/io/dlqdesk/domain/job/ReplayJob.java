@@ -5,6 +5,7 @@ import io.dlqdesk.domain.api.JobReplayDecided;
 import io.dlqdesk.domain.api.JobReplayRefailed;
 import io.dlqdesk.domain.api.JobReplayRefused;
 import io.dlqdesk.domain.api.JobReplayRequested;
+import io.dlqdesk.domain.api.ReplayJobApproved;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
@@ -36,7 +37,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * <p>Its snapshot is these fields as they are ({@link JobIncidents}: a few bytes per incident); the revision names that form,
  * so a snapshot of another form is never read (the job is then sourced from its events).
  */
-@Revision("2")
+@Revision("3")
 public class ReplayJob {
 
     /** The principal of the pauses the job decides itself. */
@@ -49,6 +50,8 @@ public class ReplayJob {
     private JobIncidents incidents;
     private int published;
     private boolean canaryPassed;
+    /** Who created it: four-eyes keeps them from approving it. */
+    private String creator;
 
     protected ReplayJob() {
         // required by Axon to rebuild from events
@@ -63,7 +66,7 @@ public class ReplayJob {
         }
         int first = Math.min(ReplayJobCreated.MAX_PART, manifest.size());
         apply(new ReplayJobCreated(command.jobId(), command.selection(), List.copyOf(manifest.subList(0, first)), command.limits(),
-                command.createdBy(), manifest.size()));
+                command.createdBy(), manifest.size(), command.approvalRequired()));
         for (int from = first; from < manifest.size(); from += ReplayJobCreated.MAX_PART) {
             apply(new ReplayJobManifestExtended(command.jobId(), from,
                     List.copyOf(manifest.subList(from, Math.min(manifest.size(), from + ReplayJobCreated.MAX_PART)))));
@@ -141,6 +144,19 @@ public class ReplayJob {
         return JobRecording.RECORDED;
     }
 
+    /** Four-eyes: a second person, never the creator, lets a job that awaits approval run. */
+    @CommandHandler
+    void handle(ApproveReplayJobCommand command) {
+        if (status != ReplayJobStatus.AWAITING_APPROVAL) {
+            throw refused(ReplayJobErrorCode.NOT_AWAITING_APPROVAL, "only a job AWAITING_APPROVAL can be approved; it is " + status);
+        }
+        if (command.action().principal().equals(creator)) {
+            throw refused(ReplayJobErrorCode.APPROVER_IS_CREATOR, command.action().principal()
+                    + " created this job: a second person approves it (four-eyes)");
+        }
+        apply(new ReplayJobApproved(jobId, command.action()));
+    }
+
     @CommandHandler
     void handle(PauseReplayJobCommand command) {
         if (status != ReplayJobStatus.RUNNING) {
@@ -202,7 +218,8 @@ public class ReplayJob {
     void on(ReplayJobCreated event) {
         this.jobId = event.jobId();
         this.limits = event.limits();
-        this.status = ReplayJobStatus.RUNNING;
+        this.status = event.awaitingApproval() ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING;
+        this.creator = event.createdBy().principal();
         this.incidents = new JobIncidents(event.selected());
         this.incidents.append(event.manifest());
     }
@@ -240,6 +257,11 @@ public class ReplayJob {
     @EventSourcingHandler
     void on(JobReplayRefailed event) {
         incidents.mark(incidents.indexOf(event.incidentId()), JobIncidents.REFAILED);
+    }
+
+    @EventSourcingHandler
+    void on(ReplayJobApproved event) {
+        this.status = ReplayJobStatus.RUNNING;
     }
 
     @EventSourcingHandler

@@ -16,6 +16,10 @@ public enum ReplayJobErrorCode {
     NOT_RUNNING,
     /** Resume needs a PAUSED job. */
     NOT_PAUSED,
-    /** Cancel needs a job with work left (RUNNING or PAUSED). */
-    ALREADY_ENDED
+    /** Cancel needs a job with work left (AWAITING_APPROVAL, RUNNING or PAUSED). */
+    ALREADY_ENDED,
+    /** Approval needs a job AWAITING_APPROVAL. */
+    NOT_AWAITING_APPROVAL,
+    /** Four-eyes: whoever created the job cannot approve it. */
+    APPROVER_IS_CREATOR
 }

@@ -5,6 +5,7 @@ import io.dlqdesk.domain.api.JobReplayDecided;
 import io.dlqdesk.domain.api.JobReplayRefailed;
 import io.dlqdesk.domain.api.JobReplayRefused;
 import io.dlqdesk.domain.api.JobReplayRequested;
+import io.dlqdesk.domain.api.ReplayJobApproved;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
@@ -334,5 +335,59 @@ class ReplayJobTest {
         assertThatThrownBy(() -> new ReplayJobLimits(10, 50, null, 0.0)).hasMessageContaining("maxRefailureRate");
         assertThatThrownBy(() -> new ReplayJobLimits(10, 50, null, 1.5)).hasMessageContaining("maxRefailureRate");
         assertThat(new ReplayJobLimits(500, 1000, 1, 1.0).ratePerSecond()).isEqualTo(500);
+    }
+
+    private static final OperatorAction BOB = new OperatorAction("bob", "looked at the selection: all from the 14:02 outage", NOW);
+
+    private static ReplayJobCreated awaitingApproval(IncidentId... manifest) {
+        return new ReplayJobCreated(JOB, "topic=orders", List.of(manifest), ReplayJobLimits.defaults(), ALICE, manifest.length, true);
+    }
+
+    @Test
+    void aJobThatNeedsApprovalIsCreatedAwaitingIt() {
+        fixture.givenNoPriorActivity()
+                .when(new CreateReplayJobCommand(JOB, "topic=orders", List.of(A, B), ReplayJobLimits.defaults(), ALICE, true))
+                .expectEvents(awaitingApproval(A, B));
+    }
+
+    @Test
+    void nothingIsClaimedWhileTheJobAwaitsApproval() {
+        fixture.given(awaitingApproval(A, B))
+                .when(new ClaimJobReplayCommand(JOB, A, NOW))
+                .expectException(refused(ReplayJobErrorCode.NOT_RUNNING));
+    }
+
+    @Test
+    void aSecondPersonApprovesAndTheJobRuns() {
+        fixture.given(awaitingApproval(A, B))
+                .when(new ApproveReplayJobCommand(JOB, BOB))
+                .expectEvents(new ReplayJobApproved(JOB, BOB));
+        fixture.given(awaitingApproval(A, B), new ReplayJobApproved(JOB, BOB))
+                .when(new ClaimJobReplayCommand(JOB, A, NOW))
+                .expectEvents(claimed(A));
+    }
+
+    @Test
+    void theCreatorCannotApproveTheirOwnJob() {
+        fixture.given(awaitingApproval(A, B))
+                .when(new ApproveReplayJobCommand(JOB, new OperatorAction("alice", "I checked it myself", NOW)))
+                .expectException(refused(ReplayJobErrorCode.APPROVER_IS_CREATOR));
+    }
+
+    @Test
+    void onlyAJobAwaitingApprovalIsApproved() {
+        fixture.given(created(A, B))
+                .when(new ApproveReplayJobCommand(JOB, BOB))
+                .expectException(refused(ReplayJobErrorCode.NOT_AWAITING_APPROVAL));
+        fixture.given(awaitingApproval(A, B), new ReplayJobApproved(JOB, BOB))
+                .when(new ApproveReplayJobCommand(JOB, new OperatorAction("carol", "again", NOW)))
+                .expectException(refused(ReplayJobErrorCode.NOT_AWAITING_APPROVAL));
+    }
+
+    @Test
+    void aJobAwaitingApprovalCanBeCancelled() {
+        fixture.given(awaitingApproval(A, B))
+                .when(new CancelReplayJobCommand(JOB, BOB))
+                .expectEvents(new ReplayJobCancelled(JOB, BOB));
     }
 }

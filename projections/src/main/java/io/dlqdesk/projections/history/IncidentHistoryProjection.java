@@ -9,6 +9,7 @@ import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.ReplayConsumptionWaived;
+import io.dlqdesk.domain.api.ReplayJobApproved;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
@@ -180,7 +181,13 @@ public class IncidentHistoryProjection {
         row(event.jobId().value(), seq, "ReplayJobCreated", at, event.createdBy(), null, null, "replay job of " + event.selected()
                 + " incident(s) selected by " + event.selection() + "; " + event.limits().ratePerSecond() + "/s, at most "
                 + event.limits().maxInFlight() + " in flight" + (event.limits().canary() == null ? "" : ", canary " + event.limits().canary())
-                + (event.limits().maxRefailureRate() == null ? "" : ", max re-failure rate " + event.limits().maxRefailureRate()));
+                + (event.limits().maxRefailureRate() == null ? "" : ", max re-failure rate " + event.limits().maxRefailureRate())
+                + (event.awaitingApproval() ? "; AWAITING_APPROVAL: a second person approves it (four-eyes)" : ""));
+    }
+
+    @EventHandler
+    void on(ReplayJobApproved event, @SequenceNumber long seq, @Timestamp Instant at) {
+        row(event.jobId().value(), seq, "ReplayJobApproved", at, event.by(), null, null, "approved (four-eyes): RUNNING");
     }
 
     @EventHandler

@@ -4,6 +4,7 @@ import io.dlqdesk.domain.api.JobReplayDecided;
 import io.dlqdesk.domain.api.JobReplayRefailed;
 import io.dlqdesk.domain.api.JobReplayRefused;
 import io.dlqdesk.domain.api.JobReplayRequested;
+import io.dlqdesk.domain.api.ReplayJobApproved;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
 import io.dlqdesk.domain.api.ReplayJobCreated;
@@ -49,9 +50,9 @@ public class ReplayJobProjection {
 
     private static final String COLUMNS = "job_id, selection, status, pause_reason, created_by, reason, created_at, running_since, updated_at,"
             + " rate_per_second, max_in_flight, canary, max_refailure_rate, selected, requested, refused, published, publish_failed,"
-            + " publish_unknown, refailed";
+            + " publish_unknown, refailed, approved_by, approval_reason, approved_at";
     private static final String CREATED = "INSERT INTO replay_job (job_id, selection, status, created_by, reason, created_at, running_since,"
-            + " updated_at, rate_per_second, max_in_flight, canary, max_refailure_rate, selected) VALUES (?, ?, 'RUNNING', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " updated_at, rate_per_second, max_in_flight, canary, max_refailure_rate, selected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + " ON DUPLICATE KEY UPDATE job_id = job_id";
     /** A RUNNING job in which nothing moved for this long is stalled: it shows since when, and no ETA. */
     static final Duration STALLED_AFTER = Duration.ofMinutes(1);
@@ -73,8 +74,10 @@ public class ReplayJobProjection {
     void on(ReplayJobCreated event, @Timestamp Instant at) {
         var limits = event.limits();
         String selection = event.selection().length() <= 2000 ? event.selection() : event.selection().substring(0, 2000);
-        pending.record(statements -> statements.add(event.jobId().value(), CREATED, event.jobId().value(), selection,
-                event.createdBy().principal(), event.createdBy().reason(), utc(at), utc(at), utc(at), limits.ratePerSecond(),
+        ReplayJobStatus status = event.awaitingApproval() ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING;
+        pending.record(statements -> statements.add(event.jobId().value(), CREATED, event.jobId().value(), selection, status.name(),
+                event.createdBy().principal(), event.createdBy().reason(), utc(at), event.awaitingApproval() ? null : utc(at), utc(at),
+                limits.ratePerSecond(),
                 limits.maxInFlight(), limits.canary(), limits.maxRefailureRate(), event.selected()));
     }
 
@@ -114,6 +117,13 @@ public class ReplayJobProjection {
     void on(ReplayJobResumed event, @Timestamp Instant at) {
         pending.record(statements -> statements.add(event.jobId().value(), "UPDATE replay_job SET status = 'RUNNING', pause_reason = NULL,"
                 + " running_since = ?, updated_at = ? WHERE job_id = ?", utc(at), utc(at), event.jobId().value()));
+    }
+
+    @EventHandler
+    void on(ReplayJobApproved event, @Timestamp Instant at) {
+        pending.record(statements -> statements.add(event.jobId().value(), "UPDATE replay_job SET status = 'RUNNING', approved_by = ?,"
+                + " approval_reason = ?, approved_at = ?, running_since = ?, updated_at = ? WHERE job_id = ?", event.by().principal(),
+                event.by().reason(), utc(at), utc(at), utc(at), event.jobId().value()));
     }
 
     @EventHandler
@@ -179,7 +189,9 @@ public class ReplayJobProjection {
                 new ReplayJobView.Limits(rate, row.getInt("max_in_flight"), row.getObject("canary", Integer.class),
                         row.getObject("max_refailure_rate", Double.class)),
                 new ReplayJobView.Progress(selected, requested, refused, refusedBy, row.getInt("published"), row.getInt("publish_failed"),
-                        row.getInt("publish_unknown"), row.getInt("refailed"), remaining), eta, stalledSince);
+                        row.getInt("publish_unknown"), row.getInt("refailed"), remaining), eta, stalledSince,
+                row.getString("approved_by") == null ? null : new ReplayJobView.Approval(row.getString("approved_by"),
+                        row.getString("approval_reason"), instant(row, "approved_at")));
     }
 
     /** When a RUNNING job last moved, if that is {@link #STALLED_AFTER} or longer ago: every answer and result moves it. */

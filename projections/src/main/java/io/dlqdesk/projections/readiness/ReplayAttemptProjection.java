@@ -5,6 +5,7 @@ import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.ReplayConsumptionWaived;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
+import io.dlqdesk.domain.api.ReplayJobApproved;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
@@ -76,7 +77,7 @@ public class ReplayAttemptProjection {
                 PublishStatus.PUBLISH_UNKNOWN.name(), utc(at), event.endOffsetAtDecision())));
     }
 
-    /** A job with work left holds a rollback back: RUNNING or PAUSED jobs are kept, ended ones removed. */
+    /** A job with work left holds a rollback back: RUNNING, PAUSED or AWAITING_APPROVAL jobs are kept, ended ones removed. */
     @EventHandler
     void on(ReplayConsumptionWaived event) {
         pending.record(batch -> batch.waived(attempt(event.incidentId(), event.attempt()), event.waivedBy().principal(),
@@ -85,6 +86,11 @@ public class ReplayAttemptProjection {
 
     @EventHandler
     void on(ReplayJobCreated event) {
+        job(event.jobId(), event.awaitingApproval() ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING);
+    }
+
+    @EventHandler
+    void on(ReplayJobApproved event) {
         job(event.jobId(), ReplayJobStatus.RUNNING);
     }
 

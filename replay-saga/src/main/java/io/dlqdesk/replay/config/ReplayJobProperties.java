@@ -1,5 +1,6 @@
 package io.dlqdesk.replay.config;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -22,5 +23,21 @@ public record ReplayJobProperties(
         /* incidents one dry run evaluates (each reads its source record from the broker) */
         @Min(1) @Max(100_000) @DefaultValue("1000") int dryRunMax,
         /* how long the runner keeps the work list of a job that ended (a late re-failure is still counted on it) */
-        @NotNull @DefaultValue("7d") Duration keepEnded) {
+        @NotNull @DefaultValue("7d") Duration keepEnded,
+        /* four-eyes: which jobs wait AWAITING_APPROVAL until a second person (role APPROVER) approves them */
+        @Valid @NotNull @DefaultValue Approval approval) {
+
+    /**
+     * {@code dlqdesk.replay.jobs.approval.*}: when {@code enabled}, a job selecting at least {@code min-incidents} incidents
+     * (1: every job) waits AWAITING_APPROVAL until someone with the APPROVER role other than its creator approves it.
+     */
+    public record Approval(
+            @DefaultValue("false") boolean enabled,
+            @Min(1) @DefaultValue("1") int minIncidents) {
+
+        /** Whether a job of {@code selected} incidents waits for approval. */
+        public boolean requiredFor(int selected) {
+            return enabled && selected >= minIncidents;
+        }
+    }
 }

@@ -67,7 +67,7 @@ public class JobWorkList {
 
     public List<Job> activeJobs() {
         return jdbc.query("SELECT job_id, status, rate_per_second, max_in_flight, principal, reason FROM replay_job_run"
-                        + " WHERE status IN ('RUNNING', 'PAUSED') ORDER BY job_id",
+                        + " WHERE status IN ('RUNNING', 'PAUSED', 'AWAITING_APPROVAL') ORDER BY job_id",
                 (row, number) -> new Job(new ReplayJobId(row.getString("job_id")), ReplayJobStatus.valueOf(row.getString("status")),
                         row.getInt("rate_per_second"), row.getInt("max_in_flight"), row.getString("principal"), row.getString("reason")));
     }
@@ -107,7 +107,7 @@ public class JobWorkList {
     }
 
     /**
-     * Which of these incidents are in a job with work left (RUNNING or PAUSED), and the job; the work list follows a new job
+     * Which of these incidents are in a job with work left (RUNNING, PAUSED or AWAITING_APPROVAL), and the job; the work list follows a new job
      * within moments of its creation.
      */
     public Map<IncidentId, ReplayJobId> inActiveJobs(Collection<IncidentId> incidents) {
@@ -116,7 +116,7 @@ public class JobWorkList {
         for (int from = 0; from < all.size(); from += IN_LIST) {
             List<IncidentId> chunk = all.subList(from, Math.min(all.size(), from + IN_LIST));
             jdbc.query("SELECT i.incident_id, i.job_id FROM replay_job_item i JOIN replay_job_run r ON r.job_id = i.job_id"
-                            + " WHERE r.status IN ('RUNNING', 'PAUSED') AND i.incident_id IN ("
+                            + " WHERE r.status IN ('RUNNING', 'PAUSED', 'AWAITING_APPROVAL') AND i.incident_id IN ("
                             + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ") ORDER BY i.job_id, i.seq",
                     (ResultSet row) -> {
                         found.putIfAbsent(new IncidentId(row.getString("incident_id")), new ReplayJobId(row.getString("job_id")));

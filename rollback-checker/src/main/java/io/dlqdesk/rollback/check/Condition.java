@@ -14,7 +14,7 @@ public enum Condition {
     REPLAYS_CONSUMED,
     /** The last publish decision plus the retry bound lies in the past: no re-failure of a replay can still be on its way. */
     RETRY_BOUND_PASSED,
-    /** No replay job is RUNNING or PAUSED: it could still request replays. */
+    /** No replay job is RUNNING, PAUSED or AWAITING_APPROVAL: it could still request replays. */
     NO_REPLAY_JOB_ACTIVE,
     /** No event is parked by the rollback-facts processor: the facts the other conditions read are whole. */
     ROLLBACK_FACTS_COMPLETE

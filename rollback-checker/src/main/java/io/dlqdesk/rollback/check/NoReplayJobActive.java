@@ -9,7 +9,7 @@ import static io.dlqdesk.rollback.check.ConditionResult.notMet;
 import static io.dlqdesk.rollback.check.ConditionResult.unknown;
 
 /**
- * {@link Condition#NO_REPLAY_JOB_ACTIVE}: no replay job is RUNNING or PAUSED. Such a job may still request replays (a paused
+ * {@link Condition#NO_REPLAY_JOB_ACTIVE}: no replay job is RUNNING, PAUSED or AWAITING_APPROVAL. Such a job may still request replays (a paused
  * one as soon as someone resumes it), so a rollback now could meet them. Read with the other rollback facts, from the read
  * model the check waits for (NO_ATTEMPT_REQUESTED reports how far it got).
  */
@@ -26,6 +26,6 @@ final class NoReplayJobActive {
         List<RollbackFacts.ActiveJob> active = facts.value().activeJobs();
         Observed observed = new Observed(active);
         return active.isEmpty() ? met(condition, "no replay job has work left", observed)
-                : notMet(condition, active.size() + " replay job(s) RUNNING or PAUSED may still request replays", observed);
+                : notMet(condition, active.size() + " replay job(s) RUNNING, PAUSED or AWAITING_APPROVAL may still request replays", observed);
     }
 }

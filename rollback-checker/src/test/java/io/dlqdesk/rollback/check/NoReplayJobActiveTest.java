@@ -34,7 +34,7 @@ class NoReplayJobActiveTest {
         ConditionResult result = rule.evaluate(Read.of(withJobs(running, paused)));
 
         assertThat(result.status()).isEqualTo(NOT_MET);
-        assertThat(result.explanation()).isEqualTo("2 replay job(s) RUNNING or PAUSED may still request replays");
+        assertThat(result.explanation()).isEqualTo("2 replay job(s) RUNNING, PAUSED or AWAITING_APPROVAL may still request replays");
         assertThat(result.observed()).isEqualTo(new NoReplayJobActive.Observed(List.of(running, paused)));
         assertThat(rule.evaluate(Read.of(withJobs(paused))).status()).as("a paused job alone").isEqualTo(NOT_MET);
     }

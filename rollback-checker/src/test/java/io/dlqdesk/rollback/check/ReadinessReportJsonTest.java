@@ -79,7 +79,7 @@ class ReadinessReportJsonTest {
                 {"condition":"RETRY_BOUND_PASSED","status":"NOT_MET","explanation":"a consumer may still re-fail the last replay until \
                 2026-11-30T12:01:10Z","observed":{"lastDecisionAt":"2026-11-30T11:59:30Z","retryBound":"PT1M40S","now":"2026-11-30T12:00:00Z",\
                 "clearAt":"2026-11-30T12:01:10Z"}},\
-                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"NOT_MET","explanation":"1 replay job(s) RUNNING or PAUSED may still request replays",\
+                {"condition":"NO_REPLAY_JOB_ACTIVE","status":"NOT_MET","explanation":"1 replay job(s) RUNNING, PAUSED or AWAITING_APPROVAL may still request replays",\
                 "observed":{"activeJobs":[{"jobId":"job-7","status":"PAUSED"}]}},\
                 {"condition":"ROLLBACK_FACTS_COMPLETE","status":"MET","explanation":"the rollback-facts processor has no parked event",\
                 "observed":{"parkedEvents":0}}]}""");
