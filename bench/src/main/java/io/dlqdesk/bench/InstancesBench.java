@@ -52,12 +52,14 @@ import static io.dlqdesk.bench.BenchReport.round2;
  * not counted: the JVMs are new), then, each after every processor has caught up:
  * <ul>
  *   <li>ingest: {@link #DEFAULT_RECORDS} DLQ records over 6 partitions, first failures as {@link IngestBench} writes them
- *   (one in twenty of a real source record, for the replays), records/s from the first stored to the last
+ *   (one in sixty of a real source record, for the replays), records/s from the first stored to the last
  *   ({@code IncidentOpened} events in the event store: durable) and to the last row in {@code incident_summary} (in the list);</li>
  *   <li>replay: {@link #DEFAULT_REPLAYS} of those incidents replayed through the REST API as an operator (a bearer token), {@link #REQUEST_THREADS}
  *   client threads sending to the instances in turn, replays/s from the first request until all are PUBLISHED
  *   ({@code replay_attempt}, as {@link ReplayBench} counts them).</li>
  * </ul>
+ * A measured phase waits (up to 10 minutes) for the rest of a shared machine to go quiet, and reports the CPU the
+ * instances, the database, this JVM (broker and load) and everything else used during it ({@link ClusterCpu}).
  * The instances are then stopped with SIGTERM. Prints a markdown table; merges its results into {@code latest.json} under
  * {@code instances} (the other keys kept) and appends a line to {@code history.jsonl}. Sizes other than the defaults
  * ({@code -Dbench.instances.records}, {@code -Dbench.instances.replays}, {@code -Dbench.instances.counts=1,2}) are a trial:
@@ -66,7 +68,7 @@ import static io.dlqdesk.bench.BenchReport.round2;
 final class InstancesBench {
 
     static final int DEFAULT_RECORDS = 30_000;
-    static final int DEFAULT_REPLAYS = 1_500;
+    static final int DEFAULT_REPLAYS = 500;
     static final List<Integer> DEFAULT_COUNTS = List.of(1, 2, 3);
     /** Replay requests in flight at once, the same for every count, sent to the instances in turn. */
     static final int REQUEST_THREADS = 8;
@@ -437,7 +439,7 @@ final class InstancesBench {
         return ordered("run", ordered("finished_at", Instant.now().toString(), "minutes", round2((System.nanoTime() - started) / 6e10),
                         "records_per_count", sizes.records(), "replays_per_count", sizes.replays(), "warm_up_records", sizes.records() / 5,
                         "warm_up_replays", sizes.replays() / 5, "replay_request_threads", REQUEST_THREADS, "instance_jvm", "-Xmx512m -XX:+UseSerialGC",
-                        "jar", jar.toString(), "machine", BenchReport.machine()),
+                        "jar", jar.toString(), "jar_commit", System.getProperty("bench.exec.jar.commit"), "machine", BenchReport.machine()),
                 "by_instances", byCount);
     }
 
@@ -459,7 +461,8 @@ final class InstancesBench {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("run_utc", DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC).format(Instant.now()));
         line.put("kind", "instances");
-        line.put("source", "bench/run.sh --instances, written by the bench (latest.json key instances)");
+        line.put("source", "bench/run.sh --instances, written by the bench (latest.json key instances)"
+                + (System.getProperty("bench.exec.jar.commit") == null ? "" : "; the jar built from " + System.getProperty("bench.exec.jar.commit")));
         line.put("note", "the service's jar as 1, 2 and 3 JVMs on one embedded MariaDB and one in-process broker, fresh data per count; "
                 + DEFAULT_RECORDS + " records and " + DEFAULT_REPLAYS + " replays per count after a warm-up");
         line.put("instances_ingest_durable_per_s", perCount(rounds, Round::durablePerSecond));
