@@ -129,12 +129,12 @@ class BoundedValuesIT {
         bounds.put("incident_count.value", RecordLocation.MAX_TOPIC_LENGTH + 1 + FailureKey.MAX_GROUP_LENGTH);
         bounds.put("incident_summary.correlation_mismatches", Arrays.stream(CorrelationMismatch.values()).map(Enum::name)
                 .collect(Collectors.joining(", ", "[", "]")).length());
-        for (String column : List.of("incident_history.principal", "replay_job.created_by", "replay_job_run.principal",
-                "replay_switch_change.changed_by", "admin_action.principal", "replay_attempt.waived_by")) {
+        for (String column : List.of("incident_history.principal", "replay_job.created_by", "replay_job.approved_by",
+                "replay_job_run.principal", "replay_switch_change.changed_by", "admin_action.principal", "replay_attempt.waived_by")) {
             bounds.put(column, OperatorAction.MAX_PRINCIPAL_LENGTH);
         }
-        for (String column : List.of("incident_history.reason", "replay_job.reason", "replay_job_run.reason", "replay_switch_change.reason",
-                "admin_action.reason", "replay_attempt.waived_reason")) {
+        for (String column : List.of("incident_history.reason", "replay_job.reason", "replay_job.approval_reason", "replay_job_run.reason",
+                "replay_switch_change.reason", "admin_action.reason", "replay_attempt.waived_reason")) {
             bounds.put(column, OperatorAction.MAX_REASON_LENGTH);
         }
         bounds.put("replay_job.selection", CreateReplayJobCommand.MAX_SELECTION_LENGTH);
