@@ -11,6 +11,7 @@ import io.dlqdesk.testsupport.DltRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,6 +63,20 @@ final class FaultRuns {
                 "dlqdesk.ingest.retry-max-backoff", "2s"));
         settings.putAll(extra);
         return RunningApp.properties(database, broker, settings);
+    }
+
+    /**
+     * The settings of a run whose rollback check is watched: replays published promptly, and the check's bounds short, so
+     * that READY can come soon after the last replay was consumed.
+     */
+    static Map<String, Object> watchedReplays() {
+        return Map.of(
+                "dlqdesk.replay.poll-interval", "100ms",
+                "dlqdesk.replay.reconciliation-delay", "10s",
+                "dlqdesk.rollback.observation-interval", "300ms",
+                "dlqdesk.rollback.consumer-retry-window", "1s",
+                "dlqdesk.rollback.ingest-delay", "1s",
+                "dlqdesk.rollback.clock-skew-margin", "1s");
     }
 
     /** {@code count} source records, each failed once by {@code group} and dead-lettered with its eventId: incident id -> eventId. */
@@ -220,7 +235,8 @@ final class FaultRuns {
         return perIncident(jdbc, "RetryFailureCorrelated");
     }
 
-    private static Map<String, Integer> perIncident(JdbcTemplate jdbc, String eventType) {
+    /** How many events of a type each aggregate has in the event store. */
+    static Map<String, Integer> perIncident(JdbcTemplate jdbc, String eventType) {
         Map<String, Integer> counts = new HashMap<>();
         jdbc.query("SELECT aggregate_identifier, COUNT(*) FROM domain_event_entry WHERE payload_type LIKE ? GROUP BY aggregate_identifier",
                 row -> {
@@ -281,6 +297,19 @@ final class FaultRuns {
             }
             return byMember;
         }
+    }
+
+    /** The end offset of each of the topic's partitions. */
+    static Map<TopicPartition, Long> endOffsets(KafkaBroker broker, String topic, int partitions) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (int partition = 0; partition < partitions; partition++) {
+            latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+        }
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        try (Admin admin = broker.admin()) {
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((partition, info) -> ends.put(partition, info.offset()));
+        }
+        return ends;
     }
 
     /** A daemon thread running {@code task}, started. */

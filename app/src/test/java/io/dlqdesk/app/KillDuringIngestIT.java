@@ -5,8 +5,6 @@ import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -18,7 +16,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
@@ -74,7 +71,7 @@ class KillDuringIngestIT {
             assertThat(refailures).hasSize(REFAILURES);
             send(broker, dlqTopic, keys, List.copyOf(refailures.values()));
             // the group's committed positions say what is durably ingested, without a query that competes with the service
-            long total = endOffsets(broker, dlqTopic).values().stream().mapToLong(Long::longValue).sum();
+            long total = FaultRuns.endOffsets(broker, dlqTopic, PARTITIONS).values().stream().mapToLong(Long::longValue).sum();
             await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250))
                     .until(() -> committed(broker, run.ingestGroup(), dlqTopic) >= total / 4);
             first.kill();
@@ -85,7 +82,7 @@ class KillDuringIngestIT {
 
         try (ServiceProcess second = ServiceProcess.start("ingest-kill-second", settings)) {
             second.awaitReady(FaultRun.START);
-            Map<TopicPartition, Long> ends = endOffsets(broker, dlqTopic);
+            Map<TopicPartition, Long> ends = FaultRuns.endOffsets(broker, dlqTopic, PARTITIONS);
             await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
                     assertThat(broker.committedOffset(run.ingestGroup(), end.getKey())).as("committed on " + end.getKey()).isEqualTo(end.getValue());
@@ -146,17 +143,5 @@ class KillDuringIngestIT {
             sum += offset == null ? 0 : offset;
         }
         return sum;
-    }
-
-    private static Map<TopicPartition, Long> endOffsets(KafkaBroker broker, String topic) throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        for (int partition = 0; partition < PARTITIONS; partition++) {
-            latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
-        }
-        Map<TopicPartition, Long> ends = new HashMap<>();
-        try (Admin admin = broker.admin()) {
-            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((partition, info) -> ends.put(partition, info.offset()));
-        }
-        return ends;
     }
 }

@@ -7,10 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,14 +38,7 @@ class KillDuringReplayIT {
         IngestLedger.createTopic(broker, source, 2, Map.of());
         IngestLedger.createTopic(broker, dlqTopic, 2, Map.of());
         Map<String, String> eventIds = FaultRuns.replayableFailures(broker, source, dlqTopic, GROUP, REPLAYS);
-        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of(
-                "dlqdesk.replay.poll-interval", "100ms",
-                "dlqdesk.replay.reconciliation-delay", "10s",
-                // short bounds, so that READY can come soon after the last replay was applied
-                "dlqdesk.rollback.observation-interval", "300ms",
-                "dlqdesk.rollback.consumer-retry-window", "1s",
-                "dlqdesk.rollback.ingest-delay", "1s",
-                "dlqdesk.rollback.clock-skew-margin", "1s"));
+        Map<String, Object> settings = FaultRuns.service(database, broker, run, FaultRuns.watchedReplays());
         JdbcTemplate jdbc = FaultRuns.jdbc(database);
         AtomicReference<ServiceProcess> live = new AtomicReference<>();
         Downstream downstream = Downstream.startAtTheEnd(broker, source, GROUP);

@@ -7,8 +7,6 @@ import io.dlqdesk.testsupport.DltRecord;
 import io.dlqdesk.testsupport.KafkaBroker;
 import io.dlqdesk.testsupport.RealInfrastructure;
 import io.dlqdesk.testsupport.TestDatabase;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -96,14 +94,7 @@ class RollingDeployIT {
         IngestLedger.createTopic(broker, jobSource, 2, Map.of());
         Map<String, String> replayed = FaultRuns.replayableFailures(broker, replayedSource, dlqTopic, REPLAYED_GROUP, REPLAYS);
         Map<String, String> jobbed = FaultRuns.replayableFailures(broker, jobSource, dlqTopic, JOB_GROUP, JOB_INCIDENTS);
-        Map<String, Object> settings = FaultRuns.service(database, broker, run, Map.of(
-                "dlqdesk.replay.poll-interval", "100ms",
-                "dlqdesk.replay.reconciliation-delay", "10s",
-                // short bounds, so that READY can come soon after the last replay was consumed
-                "dlqdesk.rollback.observation-interval", "300ms",
-                "dlqdesk.rollback.consumer-retry-window", "1s",
-                "dlqdesk.rollback.ingest-delay", "1s",
-                "dlqdesk.rollback.clock-skew-margin", "1s"));
+        Map<String, Object> settings = FaultRuns.service(database, broker, run, FaultRuns.watchedReplays());
         JdbcTemplate jdbc = FaultRuns.jdbc(database);
         TokenPositions tokens = new TokenPositions(jdbc, JacksonSerializer.defaultSerializer());
         AtomicReference<ServiceProcess> asked = new AtomicReference<>();
@@ -185,7 +176,7 @@ class RollingDeployIT {
                 assertThat(done.path("progress").path("requested").asInt()).isEqualTo(JOB_INCIDENTS);
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
                         .until(() -> FaultRuns.decided(jdbc) >= REPLAYS + JOB_INCIDENTS);
-                Map<TopicPartition, Long> ends = endOffsets(broker, dlqTopic);
+                Map<TopicPartition, Long> ends = FaultRuns.endOffsets(broker, dlqTopic, PARTITIONS);
                 await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
                     for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
                         assertThat(broker.committedOffset(run.ingestGroup(), end.getKey())).as("ingested up to the end of " + end.getKey())
@@ -208,7 +199,7 @@ class RollingDeployIT {
                 opened.addAll(allReplays.keySet());
                 FaultRuns.Tally openedTally = FaultRuns.tally(opened, FaultRuns.openedPerIncident(jdbc));
                 FaultRuns.Tally correlated = FaultRuns.tally(replayed.keySet(), FaultRuns.correlatedPerIncident(jdbc));
-                Map<String, Integer> requests = perIncident(jdbc, "ReplayRequested");
+                Map<String, Integer> requests = FaultRuns.perIncident(jdbc, "ReplayRequested");
                 Map<String, Integer> published = publishedPerIncident(jdbc);
                 long topicCopies = replayConsumer.deliveries().values().stream().mapToLong(Integer::longValue).sum()
                         + jobConsumer.deliveries().values().stream().mapToLong(Integer::longValue).sum();
@@ -338,15 +329,6 @@ class RollingDeployIT {
         return !applied.containsAll(FaultRuns.publishedEventIds(jdbc, replays).values());
     }
 
-    private static Map<String, Integer> perIncident(JdbcTemplate jdbc, String eventType) {
-        Map<String, Integer> counts = new HashMap<>();
-        jdbc.query("SELECT aggregate_identifier, COUNT(*) FROM domain_event_entry WHERE payload_type LIKE ? GROUP BY aggregate_identifier",
-                row -> {
-                    counts.put(row.getString(1), row.getInt(2));
-                }, "%." + eventType);
-        return counts;
-    }
-
     private static Map<String, Integer> publishedPerIncident(JdbcTemplate jdbc) {
         Map<String, Integer> counts = new HashMap<>();
         jdbc.query("SELECT aggregate_identifier, payload FROM domain_event_entry WHERE payload_type LIKE '%.PublishResultRecorded'", row -> {
@@ -355,18 +337,6 @@ class RollingDeployIT {
             }
         });
         return counts;
-    }
-
-    private static Map<TopicPartition, Long> endOffsets(KafkaBroker broker, String topic) throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        for (int partition = 0; partition < PARTITIONS; partition++) {
-            latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
-        }
-        Map<TopicPartition, Long> ends = new HashMap<>();
-        try (Admin admin = broker.admin()) {
-            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((partition, info) -> ends.put(partition, info.offset()));
-        }
-        return ends;
     }
 
     private static String seconds(Duration duration) {
