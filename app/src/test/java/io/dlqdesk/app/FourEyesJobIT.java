@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * Four-eyes for replay jobs on the real stack, with approval required from 3 incidents: a smaller job runs at once; a job
  * of 3 waits AWAITING_APPROVAL, asks nothing and holds the rollback check; its creator (who holds the APPROVER role too)
  * and an operator without it cannot approve it; a second person with APPROVER does, and it runs to its end with both
- * principals and reasons on its events and in its view.
+ * principals and reasons on its events, in its view and on the console's Replay jobs page, where the approver approved it.
  */
 @RealInfrastructure
 class FourEyesJobIT {
@@ -82,8 +82,15 @@ class FourEyesJobIT {
         assertThat(byOperator.statusCode()).as("an operator without APPROVER").isEqualTo(403);
         assertThat(requestsOf(incidents.subList(2, 5))).isZero();
 
-        HttpResponse<String> approved = approve(job, "approver", "checked the selection: all from the 14:02 outage");
-        assertThat(approved.statusCode()).as(approved.body()).isEqualTo(204);
+        // the console: an operator sees the job waiting, without a way to approve it; an approver approves it there
+        String asOperator = ConsoleSession.signedIn(app, "operator").get("/console/replay-jobs").body();
+        assertThat(asOperator).contains(job).contains("AWAITING_APPROVAL").doesNotContain("action-approve-");
+        ConsoleSession approver = ConsoleSession.signedIn(app, "approver");
+        String page = approver.get("/console/replay-jobs").body();
+        assertThat(page).contains("action-approve-");
+        HttpResponse<String> approved = approver.postWithToken("/console/replay-jobs", "/console/replay-jobs/" + job + "/approve",
+                Map.of("reason", "checked the selection: all from the 14:02 outage"));
+        assertThat(approved.statusCode()).as(approved.body()).isEqualTo(302);
         JsonNode done = await().atMost(WAIT).until(() -> job(job), view -> "COMPLETED".equals(view.path("status").asText()));
         assertThat(done.path("progress").path("requested").asInt()).isEqualTo(3);
         assertThat(done.path("createdBy").asText()).isEqualTo("lead");
@@ -92,6 +99,9 @@ class FourEyesJobIT {
         assertThat(done.path("approval").path("reason").asText()).isEqualTo("checked the selection: all from the 14:02 outage");
         assertThat(Replays.lastPayload(app, job, "ReplayJobCreated")).contains("\"awaitingApproval\":true").contains("\"principal\":\"lead\"");
         assertThat(Replays.lastPayload(app, job, "ReplayJobApproved")).contains("\"principal\":\"approver\"");
+        String shown = approver.get("/console/replay-jobs").body();
+        assertThat(shown).contains("the 14:02 outage").contains("checked the selection: all from the 14:02 outage")
+                .contains("class=\"approved-by\">approver<").contains("class=\"created-by\">lead<");
 
         HttpResponse<String> again = approve(job, "approver", "once more");
         assertThat(again.statusCode()).as(again.body()).isEqualTo(409);

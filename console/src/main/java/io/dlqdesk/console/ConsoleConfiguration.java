@@ -10,6 +10,7 @@ import io.dlqdesk.console.web.LoginPage;
 import io.dlqdesk.console.web.OverviewPage;
 import io.dlqdesk.console.web.ParkedEventPages;
 import io.dlqdesk.console.web.RebuildPages;
+import io.dlqdesk.console.web.ReplayJobPages;
 import io.dlqdesk.console.web.QuarantinePages;
 import io.dlqdesk.console.web.ReplaySwitchPage;
 import io.dlqdesk.console.web.RetentionPage;
@@ -28,7 +29,7 @@ import org.springframework.context.annotation.Import;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ConsoleProperties.class)
-@Import({ConsoleSecurity.class, ConsoleAccess.class, ConsoleAdvice.class, LoginPage.class, OverviewPage.class, IncidentPages.class, ParkedEventPages.class, RebuildPages.class,
+@Import({ConsoleSecurity.class, ConsoleAccess.class, ConsoleAdvice.class, LoginPage.class, OverviewPage.class, IncidentPages.class, ParkedEventPages.class, RebuildPages.class, ReplayJobPages.class,
         IncidentActions.class, QuarantinePages.class, AuditPages.class, RetentionPage.class, ReplaySwitchPage.class, RollbackPage.class})
 public class ConsoleConfiguration {
 
