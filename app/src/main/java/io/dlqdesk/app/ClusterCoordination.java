@@ -1,7 +1,7 @@
 package io.dlqdesk.app;
 
 import org.axonframework.config.ConfigurerModule;
-import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,7 +33,7 @@ class ClusterCoordination {
     }
 
     @Bean
-    ShutdownDeadline shutdownDeadline(ApplicationContext context, InstanceProperties properties) {
+    ShutdownDeadline shutdownDeadline(ConfigurableApplicationContext context, InstanceProperties properties) {
         return new ShutdownDeadline(context, properties.shutdownTimeout());
     }
 

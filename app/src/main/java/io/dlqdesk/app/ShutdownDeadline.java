@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
 
 import java.time.Duration;
@@ -15,8 +16,9 @@ import java.util.function.BooleanSupplier;
  * stopped answering) must not hold the process past the orchestrator's grace period, whose SIGKILL would come with no
  * word of why: at {@code dlqdesk.instances.shutdown-timeout} after the close began, the process says what it was still
  * doing and halts. Nothing is lost by that (every write is idempotent and uncommitted work comes again); the others only
- * take over after the claims time out. Only a close of the JVM's shutdown is bounded: a context closed by its embedder
- * (a test) is not the process's to end.
+ * take over after the claims time out. Only a close of the JVM's shutdown is bounded, and only while this context is still
+ * closing: a context closed by its embedder (a test), or one that closed in time while others in the JVM go on, is not the
+ * process's to end.
  */
 final class ShutdownDeadline implements ApplicationListener<ContextClosedEvent> {
 
@@ -25,16 +27,19 @@ final class ShutdownDeadline implements ApplicationListener<ContextClosedEvent> 
     private final ApplicationContext context;
     private final Duration timeout;
     private final BooleanSupplier jvmShuttingDown;
+    private final BooleanSupplier stillClosing;
     private final Runnable halt;
 
-    ShutdownDeadline(ApplicationContext context, Duration timeout) {
-        this(context, timeout, ShutdownDeadline::jvmShuttingDown, () -> Runtime.getRuntime().halt(1));
+    ShutdownDeadline(ConfigurableApplicationContext context, Duration timeout) {
+        this(context, timeout, ShutdownDeadline::jvmShuttingDown, context::isActive, () -> Runtime.getRuntime().halt(1));
     }
 
-    ShutdownDeadline(ApplicationContext context, Duration timeout, BooleanSupplier jvmShuttingDown, Runnable halt) {
+    ShutdownDeadline(ApplicationContext context, Duration timeout, BooleanSupplier jvmShuttingDown, BooleanSupplier stillClosing,
+                     Runnable halt) {
         this.context = context;
         this.timeout = timeout;
         this.jvmShuttingDown = jvmShuttingDown;
+        this.stillClosing = stillClosing;
         this.halt = halt;
     }
 
@@ -54,6 +59,9 @@ final class ShutdownDeadline implements ApplicationListener<ContextClosedEvent> 
             Thread.sleep(timeout.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        if (!stillClosing.getAsBoolean()) {
             return;
         }
         log.error("graceful shutdown still running after {} (dlqdesk.instances.shutdown-timeout); halting. Still running:\n{}",

@@ -17,7 +17,7 @@ class ShutdownDeadlineTest {
 
     @Test
     void aShutdownOfTheJvmStillRunningAtTheDeadlineHalts() throws Exception {
-        ShutdownDeadline deadline = new ShutdownDeadline(context, Duration.ofMillis(300), () -> true, halted::countDown);
+        ShutdownDeadline deadline = new ShutdownDeadline(context, Duration.ofMillis(300), () -> true, () -> true, halted::countDown);
         long start = System.nanoTime();
         deadline.onApplicationEvent(new ContextClosedEvent(context));
         assertThat(halted.await(10, TimeUnit.SECONDS)).as("halted").isTrue();
@@ -26,15 +26,22 @@ class ShutdownDeadlineTest {
 
     @Test
     void aContextClosedWhileTheJvmRunsOnIsNotTheProcesssToEnd() throws Exception {
-        ShutdownDeadline deadline = new ShutdownDeadline(context, Duration.ofMillis(100), () -> false, halted::countDown);
+        ShutdownDeadline deadline = new ShutdownDeadline(context, Duration.ofMillis(100), () -> false, () -> true, halted::countDown);
         deadline.onApplicationEvent(new ContextClosedEvent(context));
         assertThat(halted.await(1, TimeUnit.SECONDS)).as("halted").isFalse();
     }
 
     @Test
     void anotherContextsCloseIsNotThisOnesShutdown() throws Exception {
-        ShutdownDeadline deadline = new ShutdownDeadline(context, Duration.ofMillis(100), () -> true, halted::countDown);
+        ShutdownDeadline deadline = new ShutdownDeadline(context, Duration.ofMillis(100), () -> true, () -> true, halted::countDown);
         deadline.onApplicationEvent(new ContextClosedEvent(new GenericApplicationContext()));
+        assertThat(halted.await(1, TimeUnit.SECONDS)).as("halted").isFalse();
+    }
+
+    @Test
+    void aContextThatFinishedClosingBeforeTheDeadlineIsNotHalted() throws Exception {
+        ShutdownDeadline deadline = new ShutdownDeadline(context, Duration.ofMillis(100), () -> true, () -> false, halted::countDown);
+        deadline.onApplicationEvent(new ContextClosedEvent(context));
         assertThat(halted.await(1, TimeUnit.SECONDS)).as("halted").isFalse();
     }
 }
