@@ -59,7 +59,8 @@ import static io.dlqdesk.bench.BenchReport.round2;
  *   ({@code replay_attempt}, as {@link ReplayBench} counts them).</li>
  * </ul>
  * A measured phase waits (up to 10 minutes) for the rest of a shared machine to go quiet, and reports the CPU the
- * instances, the database, this JVM (broker and load) and everything else used during it ({@link ClusterCpu}).
+ * instances, the database, this JVM (broker and load) and everything else used during it ({@link ClusterCpu}); when other
+ * processes were busy meanwhile, both phases are measured again on fresh records ({@link #ATTEMPTS}).
  * The instances are then stopped with SIGTERM. Prints a markdown table; merges its results into {@code latest.json} under
  * {@code instances} (the other keys kept) and appends a line to {@code history.jsonl}. Sizes other than the defaults
  * ({@code -Dbench.instances.records}, {@code -Dbench.instances.replays}, {@code -Dbench.instances.counts=1,2}) are a trial:
@@ -79,6 +80,11 @@ final class InstancesBench {
      */
     private static final double QUIET_CORES = 0.25;
     private static final Duration QUIET_WAIT = Duration.ofMinutes(Long.getLong("bench.instances.quiet-wait-minutes", 10));
+    /**
+     * Measurements per count at most: when other processes kept {@link #QUIET_CORES} or more busy on average during the
+     * ingest or the replay phase, both are measured again on fresh records; the least disturbed attempt is reported.
+     */
+    static final int ATTEMPTS = 3;
 
     private InstancesBench() {
     }
@@ -111,16 +117,22 @@ final class InstancesBench {
             return "bench-instances-" + nonce + "-";
         }
 
-        String storm() {
-            return prefix() + count + ".dlq";
+        /** The DLQ topic of measurement {@code attempt} (0, and 1, 2 when the machine was busy with other work meanwhile). */
+        String storm(int attempt) {
+            return prefix() + "storm-" + attempt + "-" + count + ".dlq";
         }
 
         String warmUp() {
             return prefix() + "warm-" + count + ".dlq";
         }
 
-        String sources() {
-            return prefix() + "src-" + count;
+        /** What the instances read: the warm-up's and every attempt's DLQ topic, none of another count. */
+        String pattern() {
+            return prefix() + "(warm|storm-[0-9]+)-" + count + "\\.dlq";
+        }
+
+        String sources(int attempt) {
+            return prefix() + "src-" + attempt + "-" + count;
         }
 
         String warmUpSources() {
@@ -128,7 +140,11 @@ final class InstancesBench {
         }
 
         List<String> all() {
-            return List.of(storm(), warmUp(), sources(), warmUpSources());
+            List<String> all = new ArrayList<>(List.of(warmUp(), warmUpSources()));
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                all.addAll(List.of(storm(attempt), sources(attempt)));
+            }
+            return all;
         }
     }
 
@@ -218,14 +234,13 @@ final class InstancesBench {
         TestDatabase database = infrastructure.database().createFreshDatabase("bench_instances_" + count);
         RoundTopics topics = new RoundTopics(nonce, count);
         String prefix = topics.prefix();
-        String storm = topics.storm();
-        String warmUp = topics.warmUp();
-        String sourceTopic = topics.sources();
-        String warmUpSourceTopic = topics.warmUpSources();
         int warmUpRecords = sizes.records() / 5;
         int warmUpReplays = sizes.replays() / 5;
-        List<RecordMetadata> sources = ReplayBench.sendSources(broker, sourceTopic, sourceTopic, sizes.replays());
-        List<RecordMetadata> warmUpSources = ReplayBench.sendSources(broker, warmUpSourceTopic, warmUpSourceTopic, warmUpReplays);
+        List<RecordMetadata> warmUpSources = ReplayBench.sendSources(broker, topics.warmUpSources(), topics.warmUpSources(), warmUpReplays);
+        List<List<RecordMetadata>> sources = new ArrayList<>();
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            sources.add(ReplayBench.sendSources(broker, topics.sources(attempt), topics.sources(attempt), sizes.replays()));
+        }
 
         BearerTokens tokens = BearerTokens.create(logs.getParent());
         Map<String, Object> properties = new LinkedHashMap<>(tokens.properties());
@@ -233,7 +248,7 @@ final class InstancesBench {
         properties.put("spring.datasource.username", database.username());
         properties.put("spring.datasource.password", database.password());
         properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
-        properties.put("dlqdesk.ingest.topic-pattern", prefix + "(warm-)?" + count + "\\.dlq");
+        properties.put("dlqdesk.ingest.topic-pattern", topics.pattern());
         properties.put("dlqdesk.ingest.group-id", prefix + count + "-ingest");
         properties.put("dlqdesk.events-topic", prefix + count + "-incident-events");
         properties.put("logging.level.root", "WARN");
@@ -249,7 +264,7 @@ final class InstancesBench {
         long starting = System.nanoTime();
         try (InstanceCluster cluster = InstanceCluster.start(count, jar, logs, database, broker, prefix + count + "-ingest", properties)) {
             double readySeconds = (System.nanoTime() - starting) / 1e9;
-            Map<String, Object> spread = cluster.awaitSpread(storm, Duration.ofMinutes(3));
+            Map<String, Object> spread = cluster.awaitSpread(topics.storm(0), Duration.ofMinutes(3));
             double spreadSeconds = (System.nanoTime() - starting) / 1e9;
             System.out.printf(Locale.ROOT, "instances %d: ready in %.0f s, spread in %.0f s: %s%n", count, readySeconds, spreadSeconds, spread);
             HttpResponse<String> on = cluster.instances.get(0).put("/api/v1/replay-switch", tokens.authorization("ADMIN"), "{\"enabled\":true,\"reason\":\"bench\"}");
@@ -257,30 +272,62 @@ final class InstancesBench {
                 throw new IllegalStateException("the replay switch was not turned on: " + on.statusCode() + " " + on.body());
             }
 
-            String group = prefix + count + "-consumer";
             String warmUpGroup = prefix + count + "-warm-consumer";
-            ingest(cluster, databaseServer, broker, warmUp, prefix + "orig-warm-" + count, warmUpSources, warmUpGroup, warmUpRecords);
+            ingest(cluster, databaseServer, broker, topics.warmUp(), prefix + "orig-warm-" + count, warmUpSources, warmUpGroup, warmUpRecords);
             replay(cluster, databaseServer, warmUpSources, warmUpGroup, tokens.authorization("OPERATOR"));
             double warmUpQuiet = cluster.awaitQuiet(Duration.ofMinutes(5));
             System.out.printf(Locale.ROOT, "instances %d: warmed up (%d records, %d replays; every processor at the head %.1f s after)%n",
                     count, warmUpRecords, warmUpReplays, warmUpQuiet);
 
-            double othersBeforeIngest = ClusterCpu.awaitQuietMachine(cluster.instances, databaseServer, QUIET_CORES, QUIET_WAIT);
-            Ingested ingest = ingest(cluster, databaseServer, broker, storm, prefix + "orig-" + count, sources, group, sizes.records());
-            double ingestQuiet = cluster.awaitQuiet(Duration.ofMinutes(5));
-            ingest.json().put("every_processor_at_the_head_s_after", round2(ingestQuiet));
-            ingest.json().put("other_processes_cores_before", othersBeforeIngest);
-            System.out.printf(Locale.ROOT, "instances %d: ingest %s%n", count, ingest.json());
-            double othersBeforeReplay = ClusterCpu.awaitQuietMachine(cluster.instances, databaseServer, QUIET_CORES, QUIET_WAIT);
-            Replayed replay = replay(cluster, databaseServer, sources, group, tokens.authorization("OPERATOR"));
-            replay.json().put("other_processes_cores_before", othersBeforeReplay);
-            System.out.printf(Locale.ROOT, "instances %d: replay %s%n", count, replay.json());
+            List<Map<String, Object>> attempts = new ArrayList<>();
+            Attempt best = null;
+            for (int attempt = 0; attempt < ATTEMPTS && (best == null || best.disturbance() >= QUIET_CORES); attempt++) {
+                Attempt measured = attempt(cluster, databaseServer, broker, topics, attempt, sources.get(attempt), sizes, tokens);
+                attempts.add(ordered("attempt", attempt, "other_processes_cores", measured.disturbance(),
+                        "ingest_durable_per_s", round0(measured.ingest().durablePerSecond()), "ingest_in_list_per_s",
+                        round0(measured.ingest().inListPerSecond()), "replay_per_s", round0(measured.replay().perSecond())));
+                if (best == null || measured.disturbance() < best.disturbance()) {
+                    best = measured;
+                }
+            }
             double stopSeconds = cluster.stop();
-            System.out.printf(Locale.ROOT, "instances %d: stopped (SIGTERM) in %.1f s%n", count, stopSeconds);
+            System.out.printf(Locale.ROOT, "instances %d: stopped (SIGTERM) in %.1f s; attempt %d reported%n", count, stopSeconds, best.attempt());
             Map<String, Object> json = ordered("instances", count, "ready_s", round2(readySeconds), "spread_s", round2(spreadSeconds),
-                    "spread", spread, "ingest", ingest.json(), "replay", replay.json(), "stopped_s", round2(stopSeconds));
-            return new Round(count, ingest.durablePerSecond(), ingest.inListPerSecond(), replay.perSecond(), json);
+                    "spread", spread, "ingest", best.ingest().json(), "replay", best.replay().json(), "attempt_reported", best.attempt(),
+                    "attempts", attempts, "stopped_s", round2(stopSeconds));
+            return new Round(count, best.ingest().durablePerSecond(), best.ingest().inListPerSecond(), best.replay().perSecond(), json);
         }
+    }
+
+    /** One measurement of a count: its ingest and replay phases, and how busy other processes kept the machine during them. */
+    private record Attempt(int attempt, Ingested ingest, Replayed replay, double disturbance) {
+    }
+
+    /** The storm of {@code attempt} ingested, then its replays; each phase after the machine went quiet. */
+    private static Attempt attempt(InstanceCluster cluster, Optional<ProcessHandle> databaseServer, KafkaBroker broker, RoundTopics topics,
+                                   int attempt, List<RecordMetadata> sources, Sizes sizes, BearerTokens tokens) throws Exception {
+        int count = cluster.size();
+        String group = topics.prefix() + count + "-consumer-" + attempt;
+        double othersBeforeIngest = ClusterCpu.awaitQuietMachine(cluster.instances, databaseServer, QUIET_CORES, QUIET_WAIT);
+        Ingested ingest = ingest(cluster, databaseServer, broker, topics.storm(attempt), topics.prefix() + "orig-" + attempt + "-" + count,
+                sources, group, sizes.records());
+        double ingestQuiet = cluster.awaitQuiet(Duration.ofMinutes(5));
+        ingest.json().put("every_processor_at_the_head_s_after", round2(ingestQuiet));
+        ingest.json().put("other_processes_cores_before", othersBeforeIngest);
+        System.out.printf(Locale.ROOT, "instances %d, attempt %d: ingest %s%n", count, attempt, ingest.json());
+        double othersBeforeReplay = ClusterCpu.awaitQuietMachine(cluster.instances, databaseServer, QUIET_CORES, QUIET_WAIT);
+        Replayed replay = replay(cluster, databaseServer, sources, group, tokens.authorization("OPERATOR"));
+        replay.json().put("other_processes_cores_before", othersBeforeReplay);
+        System.out.printf(Locale.ROOT, "instances %d, attempt %d: replay %s%n", count, attempt, replay.json());
+        double disturbance = Math.max(others(ingest.json().get("cpu_until_in_the_list")), others(replay.json().get("cpu")));
+        if (disturbance >= QUIET_CORES) {
+            System.out.printf(Locale.ROOT, "instances %d, attempt %d: other processes used %.2f cores meanwhile%n", count, attempt, disturbance);
+        }
+        return new Attempt(attempt, ingest, replay, disturbance);
+    }
+
+    private static double others(Object cpu) {
+        return ((Map<?, ?>) cpu).get("other_processes_cores") instanceof Number number ? number.doubleValue() : 0;
     }
 
     /**
