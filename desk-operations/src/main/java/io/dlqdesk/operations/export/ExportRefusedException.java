@@ -1,6 +1,7 @@
 package io.dlqdesk.operations.export;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /** An export not started: it would hold more incidents than allowed, or as many exports run as may. Nothing was sent. */
 public final class ExportRefusedException extends RuntimeException {
@@ -27,7 +28,7 @@ public final class ExportRefusedException extends RuntimeException {
     }
 
     static ExportRefusedException tooManyRows(long rows, long maxRows) {
-        return new ExportRefusedException(Reason.TOO_MANY_ROWS, String.format("the filters match %,d incidents and an export holds at most %,d"
+        return new ExportRefusedException(Reason.TOO_MANY_ROWS, String.format(Locale.ROOT, "the filters match %,d incidents and an export holds at most %,d"
                 + " (dlqdesk.export.max-rows): narrow the filters, e.g. by detectedFrom and detectedTo", rows, maxRows), rows, maxRows);
     }
 
