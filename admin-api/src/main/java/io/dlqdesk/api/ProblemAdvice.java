@@ -7,6 +7,7 @@ import io.dlqdesk.domain.IncidentCommandRefusedException;
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.job.ReplayJobCommandRefusedException;
 import io.dlqdesk.operations.NotFoundException;
+import io.dlqdesk.operations.export.ExportRefusedException;
 import io.dlqdesk.operations.replay.SelectionRefusedException;
 import io.dlqdesk.operations.security.LoginThrottle;
 import io.dlqdesk.parked.ParkedEventNotFoundException;
@@ -20,8 +21,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
@@ -46,6 +49,8 @@ public class ProblemAdvice {
     static final URI SOURCE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:source-unavailable");
     static final URI EMPTY_SELECTION = URI.create("urn:dlqdesk:problem:empty-selection");
     static final URI DATABASE_UNAVAILABLE = URI.create("urn:dlqdesk:problem:database-unavailable");
+    static final URI EXPORT_TOO_LARGE = URI.create("urn:dlqdesk:problem:export-too-large");
+    static final URI TOO_MANY_REQUESTS = URI.create("urn:dlqdesk:problem:too-many-requests");
 
     /** Only the desk's own rules make a 400: any other illegal argument is a fault of ours ({@link UnexpectedFailureAdvice}). */
     @ExceptionHandler(InvalidValueException.class)
@@ -167,6 +172,23 @@ public class ProblemAdvice {
     @ExceptionHandler(RequestLimits.TooLarge.class)
     ProblemDetail tooLarge(RequestLimits.TooLarge e) {
         return problem(HttpStatus.PAYLOAD_TOO_LARGE, RequestLimits.TOO_LARGE, e.getMessage());
+    }
+
+    /**
+     * An export not started: more incidents than an export holds (422, with both numbers), or as many exports running as
+     * may (429 with {@code Retry-After}).
+     */
+    @ExceptionHandler(ExportRefusedException.class)
+    ResponseEntity<ProblemDetail> exportRefused(ExportRefusedException e) {
+        if (e.reason() == ExportRefusedException.Reason.BUSY) {
+            return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                    .header(HttpHeaders.RETRY_AFTER, Long.toString(ExportRefusedException.RETRY_AFTER.toSeconds()))
+                    .body(problem(HttpStatus.TOO_MANY_REQUESTS, TOO_MANY_REQUESTS, e.getMessage()));
+        }
+        ProblemDetail problem = problem(HttpStatus.UNPROCESSABLE_ENTITY, EXPORT_TOO_LARGE, e.getMessage());
+        problem.setProperty("rows", e.rows());
+        problem.setProperty("maxRows", e.maxRows());
+        return ResponseEntity.unprocessableEntity().body(problem);
     }
 
     @ExceptionHandler(NotFoundException.class)

@@ -61,6 +61,7 @@ class SecurityMatrixIT {
         String asOf = "/api/v1/audit/incidents-as-of?at=2026-01-01T00:00:00Z";
         List<Row> rows = List.of(
                 new Row("GET", "/api/v1/incidents", null, 401, 200, 403, 200, 200, 403),
+                new Row("GET", "/api/v1/incidents/export?format=csv", null, 401, 200, 403, 200, 200, 403),
                 new Row("GET", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404, 403),
                 new Row("GET", "/api/v1/incidents/" + UNKNOWN + "/history", null, 401, 404, 403, 404, 404, 403),
                 new Row("GET", "/api/v1/incident-counts?by=status", null, 401, 200, 403, 200, 200, 403),
@@ -80,6 +81,8 @@ class SecurityMatrixIT {
                 // HEAD follows GET's rule: no existence oracle, no check run for a role that may not read
                 new Row("HEAD", "/api/v1/incidents/" + UNKNOWN, null, 401, 404, 403, 404, 404, 403),
                 new Row("HEAD", "/api/v1/incidents", null, 401, 200, 403, 200, 200, 403),
+                new Row("HEAD", "/api/v1/incidents/export?format=ndjson", null, 401, 200, 403, 200, 200, 403),
+                new Row("POST", "/api/v1/incidents/export?format=csv", null, 401, 403, 403, 403, 403, 403),
                 new Row("HEAD", asOf, null, 401, 200, 403, 200, 200, 403),
                 new Row("HEAD", "/api/v1/rollback-readiness", null, 401, 200, 200, 200, 200, 403),
                 new Row("HEAD", "/v3/api-docs.yaml", null, 401, 200, 403, 200, 200, 403),

@@ -1,6 +1,7 @@
 package io.dlqdesk.app;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -45,6 +46,14 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Starts it with {@link RunningApp#properties} as command-line arguments (its users included); does not wait. */
     static ServiceProcess start(String name, Map<String, Object> properties) throws IOException {
+        return start(name, properties, List.of("-Xmx512m"));
+    }
+
+    /**
+     * The same with {@code jvmOptions} (for example a small {@code -Xmx} and {@code -XX:+ExitOnOutOfMemoryError}, to show that
+     * something streams) in place of the default heap bound, {@code -Xmx512m}.
+     */
+    static ServiceProcess start(String name, Map<String, Object> properties, List<String> jvmOptions) throws IOException {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException("no service jar at " + JAR + ": run the tests through Maven (verify), which packages it first");
         }
@@ -52,8 +61,9 @@ final class ServiceProcess implements AutoCloseable {
         Map<String, Object> withPort = new HashMap<>(properties);
         withPort.put("server.port", port);
         withPort.put("server.address", "127.0.0.1");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-jar", JAR.toString()));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-XX:+UseSerialGC", "-jar", JAR.toString()));
         command.addAll(List.of(RunningApp.arguments(withPort)));
         Path logs = Files.createDirectories(Path.of("target", "service-logs"));
         Path log = logs.resolve(name + ".log");
@@ -102,6 +112,12 @@ final class ServiceProcess implements AutoCloseable {
                 .PUT(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A GET whose body is read as it arrives, within {@code timeout} for the whole answer. */
+    HttpResponse<InputStream> stream(String path, String user, Duration timeout) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(timeout)
+                .header("Authorization", basic(user)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+    }
+
     /** Whether a request failed because nobody answered (the process is gone or not listening yet). */
     static boolean unanswered(Exception e) {
         return e instanceof ConnectException || e instanceof HttpTimeoutException
@@ -125,6 +141,10 @@ final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    int port() {
+        return port;
+    }
+
     boolean alive() {
         return process.isAlive();
     }
@@ -140,6 +160,18 @@ final class ServiceProcess implements AutoCloseable {
     String logTail() {
         List<String> lines = logLines();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    }
+
+    /** What this process logged so far: from its start line on (earlier runs under this name logged to the same file). */
+    List<String> logLinesOfThisRun() {
+        List<String> lines = logLines();
+        String started = "with PID " + process.pid() + " ";
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (lines.get(i).contains(started)) {
+                return lines.subList(i, lines.size());
+            }
+        }
+        return lines;
     }
 
     /** Every line it has logged so far (of every run under this name). */

@@ -3,6 +3,7 @@ package io.dlqdesk.console.web;
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.operations.NotFoundException;
 import io.dlqdesk.operations.UnexpectedFailure;
+import io.dlqdesk.operations.export.ExportRefusedException;
 import io.dlqdesk.replay.request.SourceUnavailableException;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.slf4j.Logger;
@@ -11,6 +12,8 @@ import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.dao.DataAccessResourceFailureException;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.ErrorResponse;
@@ -50,6 +53,16 @@ public class ConsoleAdvice {
     @ExceptionHandler({DataAccessResourceFailureException.class, CannotCreateTransactionException.class})
     ModelAndView databaseUnavailable(RuntimeException e) {
         return page(HttpStatus.SERVICE_UNAVAILABLE, "The database could not be reached", "Try again in a moment.");
+    }
+
+    /** An export not started: too many incidents for one (422) or too many exports at once (429, with Retry-After). */
+    @ExceptionHandler(ExportRefusedException.class)
+    ModelAndView exportRefused(ExportRefusedException e, HttpServletResponse response) {
+        if (e.reason() == ExportRefusedException.Reason.BUSY) {
+            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ExportRefusedException.RETRY_AFTER.toSeconds()));
+            return page(HttpStatus.TOO_MANY_REQUESTS, "Too many exports at once", e.getMessage());
+        }
+        return page(HttpStatus.UNPROCESSABLE_ENTITY, "Too many incidents for one export", e.getMessage());
     }
 
     /** A query's failure arrives wrapped by the query gateway's future. */

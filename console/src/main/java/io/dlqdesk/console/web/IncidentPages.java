@@ -7,10 +7,14 @@ import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.operations.NotFoundException;
 import io.dlqdesk.domain.PageBounds;
+import io.dlqdesk.operations.export.IncidentExports;
 import io.dlqdesk.operations.incident.IncidentDetail;
 import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.IncidentPage;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,8 +26,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The incident list (every filter of {@code GET /api/v1/incidents}, eventId and key search, paging, newest first) and one
- * incident: summary, failures, attempts, history, actions, and its DLQ record read on demand.
+ * The incident list (every filter of {@code GET /api/v1/incidents}, eventId and key search, paging, newest first) with its
+ * export, and one incident: summary, failures, attempts, history, actions, and its DLQ record read on demand.
  */
 @Controller
 public class IncidentPages {
@@ -31,10 +35,12 @@ public class IncidentPages {
     static final int PAGE_SIZE = 50;
 
     private final IncidentReads incidents;
+    private final IncidentExports exports;
     private final DlqRecords records;
 
-    IncidentPages(IncidentReads incidents, DlqRecords records) {
+    IncidentPages(IncidentReads incidents, IncidentExports exports, DlqRecords records) {
         this.incidents = incidents;
+        this.exports = exports;
         this.records = records;
     }
 
@@ -44,7 +50,19 @@ public class IncidentPages {
 
         /** This filter's list URL at {@code page}. */
         public String url(int page) {
-            UriComponentsBuilder url = UriComponentsBuilder.fromPath("/console/incidents");
+            UriComponentsBuilder url = filtered(UriComponentsBuilder.fromPath("/console/incidents"));
+            if (page > 0) {
+                url.queryParam("page", page);
+            }
+            return url.encode().build().toUriString();
+        }
+
+        /** The export of every incident this filter matches, as {@code csv} or {@code ndjson}. */
+        public String exportUrl(String format) {
+            return filtered(UriComponentsBuilder.fromPath("/console/incidents/export").queryParam("format", format)).encode().build().toUriString();
+        }
+
+        private UriComponentsBuilder filtered(UriComponentsBuilder url) {
             add(url, "topic", topic);
             add(url, "group", group);
             add(url, "status", status);
@@ -54,10 +72,7 @@ public class IncidentPages {
             add(url, "eventId", eventId);
             add(url, "key", key);
             add(url, "keyHex", keyHex);
-            if (page > 0) {
-                url.queryParam("page", page);
-            }
-            return url.encode().build().toUriString();
+            return url;
         }
 
         private static void add(UriComponentsBuilder url, String name, String value) {
@@ -76,16 +91,36 @@ public class IncidentPages {
         Filter filter = new Filter(topic, group, status, exceptionGroup, detectedFrom, detectedTo, eventId, key, keyHex);
         model.addAttribute("filter", filter);
         model.addAttribute("statuses", IncidentStatus.values());
-        IncidentPage found = incidents.list(new IncidentReads.Filter(FormValues.text(topic), FormValues.text(group),
-                FormValues.status(status), FormValues.text(exceptionGroup), FormValues.instant("detectedFrom", detectedFrom),
-                FormValues.instant("detectedTo", detectedTo), FormValues.text(eventId),
-                IncidentReads.recordKey(key == null || key.isEmpty() ? null : key, keyHex == null || keyHex.isBlank() ? null : keyHex.strip())),
-                page, PAGE_SIZE);
+        IncidentPage found = incidents.list(read(filter), page, PAGE_SIZE);
         model.addAttribute("incidents", found);
         long pages = Math.max(1, (found.total() + PAGE_SIZE - 1) / PAGE_SIZE);
         model.addAttribute("pages", pages);
         model.addAttribute("hasNext", (long) (page + 1) * PAGE_SIZE < found.total() && (long) (page + 1) * PAGE_SIZE <= PageBounds.MAX_OFFSET);
         return "console/incidents";
+    }
+
+    /**
+     * The list's export with the page's filters (its "Export CSV" and "Export NDJSON" links): every incident they match,
+     * newest first, streamed as a download; refusals (a bad filter, too many incidents, too many exports) are pages.
+     */
+    @GetMapping("/console/incidents/export")
+    void export(@RequestParam(required = false) String format, @RequestParam(required = false) String topic,
+                @RequestParam(required = false) String group, @RequestParam(required = false) String status,
+                @RequestParam(required = false) String exceptionGroup, @RequestParam(required = false) String detectedFrom,
+                @RequestParam(required = false) String detectedTo, @RequestParam(required = false) String eventId,
+                @RequestParam(required = false) String key, @RequestParam(required = false) String keyHex, Authentication caller,
+                HttpServletRequest request, HttpServletResponse response) {
+        Filter filter = new Filter(topic, group, status, exceptionGroup, detectedFrom, detectedTo, eventId, key, keyHex);
+        exports.export(read(filter), format, caller.getName(), request, response);
+    }
+
+    /** The form's filter as the API reads its parameters: blank is no filter, times are UTC. */
+    private static IncidentReads.Filter read(Filter form) {
+        return new IncidentReads.Filter(FormValues.text(form.topic()), FormValues.text(form.group()), FormValues.status(form.status()),
+                FormValues.text(form.exceptionGroup()), FormValues.instant("detectedFrom", form.detectedFrom()),
+                FormValues.instant("detectedTo", form.detectedTo()), FormValues.text(form.eventId()),
+                IncidentReads.recordKey(form.key() == null || form.key().isEmpty() ? null : form.key(),
+                        form.keyHex() == null || form.keyHex().isBlank() ? null : form.keyHex().strip()));
     }
 
     /**

@@ -3,12 +3,16 @@ package io.dlqdesk.projections.incident;
 import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.projections.MultiRowInsert;
 import io.dlqdesk.projections.RowsByIds;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -88,6 +92,25 @@ class IncidentSummaryTable {
         return jdbc.getDataSource();
     }
 
+    /**
+     * Stops the statement that the connection with this server thread id runs ({@code KILL QUERY}: the connection stays),
+     * sent from another connection of the pool; false when it could not be sent.
+     */
+    boolean killQuery(long serverThread) {
+        try {
+            jdbc.execute("KILL QUERY " + serverThread);
+            return true;
+        } catch (DataAccessException e) {
+            return false;
+        }
+    }
+
+    /** A failure of {@code sql} as the rest of this table's reads report theirs (a connection lost: a resource failure). */
+    DataAccessException translate(String task, Sql sql, SQLException failure) {
+        DataAccessException translated = jdbc.getExceptionTranslator().translate(task, sql.text(), failure);
+        return translated != null ? translated : new UncategorizedSQLException(task, sql.text(), failure);
+    }
+
     /** The stored rows of {@code incidentIds}, by id; an id without a row is absent. */
     Map<String, SummaryRow> read(Collection<String> incidentIds) {
         Map<String, SummaryRow> rows = new HashMap<>();
@@ -108,19 +131,42 @@ class IncidentSummaryTable {
 
     /** The rows {@code filter} matches, in {@code order}, {@code limit} of them from the {@code offset}th: a page without its total. */
     List<SummaryRow> rows(Filter filter, Order order, long offset, int limit) {
-        List<Object> values = new ArrayList<>();
-        String where = filter.where(values);
-        values.add(limit);
-        values.add(offset);
-        return jdbc.query("SELECT " + SummaryRow.COLUMNS + " FROM incident_summary" + where + " ORDER BY " + order.orderBy + " LIMIT ? OFFSET ?",
-                SummaryRow::read, values.toArray());
+        Sql page = selectStatement(filter, order).then(" LIMIT ? OFFSET ?", limit, offset);
+        return jdbc.query(page.text(), SummaryRow::read, page.values());
     }
 
     long count(Filter filter) {
+        Sql count = countStatement(filter);
+        Long rows = jdbc.queryForObject(count.text(), Long.class, count.values());
+        return rows == null ? 0 : rows;
+    }
+
+    /** A statement and the values of its placeholders, in order. */
+    record Sql(String text, Object... values) {
+
+        /** This statement with {@code more} after it, and the values of its placeholders after this one's. */
+        Sql then(String more, Object... moreValues) {
+            Object[] all = Arrays.copyOf(values, values.length + moreValues.length);
+            System.arraycopy(moreValues, 0, all, values.length, moreValues.length);
+            return new Sql(text + more, all);
+        }
+    }
+
+    /**
+     * Every row {@code filter} matches, in {@code order}: the one statement behind a page of the list (which adds its
+     * page to it) and an export (which reads it whole, row by row).
+     */
+    static Sql selectStatement(Filter filter, Order order) {
         List<Object> values = new ArrayList<>();
         String where = filter.where(values);
-        Long count = jdbc.queryForObject("SELECT COUNT(*) FROM incident_summary" + where, Long.class, values.toArray());
-        return count == null ? 0 : count;
+        return new Sql("SELECT " + SummaryRow.COLUMNS + " FROM incident_summary" + where + " ORDER BY " + order.orderBy, values.toArray());
+    }
+
+    /** How many rows {@code filter} matches. */
+    static Sql countStatement(Filter filter) {
+        List<Object> values = new ArrayList<>();
+        String where = filter.where(values);
+        return new Sql("SELECT COUNT(*) FROM incident_summary" + where, values.toArray());
     }
 
     /** Every incident's original topic once, in the table's collation order. */

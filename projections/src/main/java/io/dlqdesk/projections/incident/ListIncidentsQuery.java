@@ -24,6 +24,11 @@ public record ListIncidentsQuery(String topic, String consumerGroup, IncidentSta
 
     public ListIncidentsQuery {
         PageBounds.require(page, size);
+        checkFilters(exceptionGroup, detectedFrom, detectedTo, key);
+    }
+
+    /** The list's rules for its filters, which an export of the list follows too ({@link ExportIncidentsQuery}). */
+    static void checkFilters(String exceptionGroup, Instant detectedFrom, Instant detectedTo, RecordKey key) {
         if (exceptionGroup != null && !ExceptionGroup.ID_FORMAT.matcher(exceptionGroup).matches()) {
             throw new InvalidValueException("exceptionGroup must be 16 lower-case hex digits, was '" + exceptionGroup + "'");
         }

@@ -28,10 +28,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -60,6 +63,8 @@ class IncidentSummaryQueriesIT {
     private static SingleConnectionDataSource connection;
     private static IncidentSummaryTable table;
     private static IncidentSummaryProjection projection;
+    /** On connections of its own: an export sets its connection read-only in a transaction, the pool resets it. */
+    private static IncidentSummaryExport export;
 
     /** c and d are detected at the same time; b is ACKED, d RESOLVED, the others OPEN. */
     private IncidentId a;
@@ -76,6 +81,8 @@ class IncidentSummaryQueriesIT {
         JdbcTemplate jdbc = new JdbcTemplate(connection);
         table = new IncidentSummaryTable(jdbc);
         projection = new IncidentSummaryProjection(table, new IncidentCounts(jdbc));
+        export = new IncidentSummaryExport(new IncidentSummaryTable(new JdbcTemplate(
+                new DriverManagerDataSource(database.jdbcUrl(), database.username(), database.password()))));
     }
 
     @AfterAll
@@ -234,16 +241,43 @@ class IncidentSummaryQueriesIT {
         assertThat(projection.handle(new FindIncidentSummaryQuery(IncidentId.of(new FailureKey("nowhere", 0, 0, "nobody"))))).isEmpty();
     }
 
-    /** The list (a page of everything it matches), the selection (when it has no eventId or key) and both counts. */
+    /**
+     * The list (a page of everything it matches), its export (the same rows in the same order), the selection (when it has
+     * no eventId or key) and both counts.
+     */
     private static void matches(Criteria criteria, IncidentId... expected) {
         String[] ids = Arrays.stream(expected).map(IncidentId::value).toArray(String[]::new);
         IncidentPage page = projection.handle(criteria.list(0, ALL));
         assertThat(ids(page.items())).as("listed by %s", criteria).containsExactlyInAnyOrder(ids);
+        assertThat(exported(criteria)).as("exported by %s", criteria).usingRecursiveFieldByFieldElementComparator()
+                .containsExactlyElementsOf(page.items());
         assertThat(page.total()).as("total of %s", criteria).isEqualTo(expected.length);
         assertThat(table.count(criteria.filter())).as("counted by %s", criteria).isEqualTo(expected.length);
         if (criteria.eventId() == null && criteria.key() == null) {
             assertThat(ids(projection.handle(criteria.select(ALL)))).as("selected by %s", criteria).containsExactlyInAnyOrder(ids);
         }
+    }
+
+    private static List<IncidentSummaryView> exported(Criteria criteria) {
+        List<IncidentSummaryView> exported = new ArrayList<>();
+        try {
+            long[] counted = {-1};
+            long read = export.read(criteria.export(), Duration.ofMinutes(1), new IncidentSink() {
+                @Override
+                public void begin(long incidents) {
+                    counted[0] = incidents;
+                }
+
+                @Override
+                public void accept(IncidentSummaryView incident) {
+                    exported.add(incident);
+                }
+            });
+            assertThat(counted[0]).isEqualTo(read).isEqualTo(exported.size());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return exported;
     }
 
     private static IncidentId opened(String topic, int partition, long offset, String consumerGroup, Instant detectedAt,
@@ -270,6 +304,10 @@ class IncidentSummaryQueriesIT {
 
         ListIncidentsQuery list(int page, int size) {
             return new ListIncidentsQuery(topic, consumerGroup, status, exceptionGroup, detectedFrom, detectedTo, eventId, key, page, size);
+        }
+
+        ExportIncidentsQuery export() {
+            return new ExportIncidentsQuery(topic, consumerGroup, status, exceptionGroup, detectedFrom, detectedTo, eventId, key);
         }
 
         SelectIncidentsQuery select(int limit) {
