@@ -4,6 +4,7 @@ import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.job.ReplayJobId;
 import io.dlqdesk.domain.job.ReplayJobLimits;
+import io.dlqdesk.domain.job.ReplayJobStatus;
 import java.util.List;
 
 /**
@@ -27,6 +28,11 @@ public record ReplayJobCreated(ReplayJobId jobId, String selection, List<Inciden
         if (selected == 0) {
             selected = manifest.size();
         }
+    }
+
+    /** The state the job starts in; derived, so not part of the stored form. */
+    public ReplayJobStatus initialStatus() {
+        return awaitingApproval ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING;
     }
 
     /** A job whose manifest is all in this event, running at once. */

@@ -218,7 +218,7 @@ public class ReplayJob {
     void on(ReplayJobCreated event) {
         this.jobId = event.jobId();
         this.limits = event.limits();
-        this.status = event.awaitingApproval() ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING;
+        this.status = event.initialStatus();
         this.creator = event.createdBy().principal();
         this.incidents = new JobIncidents(event.selected());
         this.incidents.append(event.manifest());

@@ -74,8 +74,7 @@ public class ReplayJobProjection {
     void on(ReplayJobCreated event, @Timestamp Instant at) {
         var limits = event.limits();
         String selection = event.selection().length() <= 2000 ? event.selection() : event.selection().substring(0, 2000);
-        ReplayJobStatus status = event.awaitingApproval() ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING;
-        pending.record(statements -> statements.add(event.jobId().value(), CREATED, event.jobId().value(), selection, status.name(),
+        pending.record(statements -> statements.add(event.jobId().value(), CREATED, event.jobId().value(), selection, event.initialStatus().name(),
                 event.createdBy().principal(), event.createdBy().reason(), utc(at), event.awaitingApproval() ? null : utc(at), utc(at),
                 limits.ratePerSecond(),
                 limits.maxInFlight(), limits.canary(), limits.maxRefailureRate(), event.selected()));

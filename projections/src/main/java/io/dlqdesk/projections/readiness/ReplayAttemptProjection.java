@@ -86,7 +86,7 @@ public class ReplayAttemptProjection {
 
     @EventHandler
     void on(ReplayJobCreated event) {
-        job(event.jobId(), event.awaitingApproval() ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING);
+        job(event.jobId(), event.initialStatus());
     }
 
     @EventHandler

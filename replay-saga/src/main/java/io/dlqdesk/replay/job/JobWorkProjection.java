@@ -54,7 +54,7 @@ public class JobWorkProjection {
     void on(ReplayJobCreated event) {
         String job = event.jobId().value();
         jdbc.update("INSERT INTO replay_job_run (job_id, status, rate_per_second, max_in_flight, principal, reason) VALUES (?, ?, ?, ?, ?, ?)"
-                        + " ON DUPLICATE KEY UPDATE job_id = job_id", job, initialStatus(event).name(), event.limits().ratePerSecond(),
+                        + " ON DUPLICATE KEY UPDATE job_id = job_id", job, event.initialStatus().name(), event.limits().ratePerSecond(),
                 event.limits().maxInFlight(), event.createdBy().principal(), event.createdBy().reason());
         items(event.jobId(), 0, event.manifest());
     }
@@ -111,11 +111,6 @@ public class JobWorkProjection {
     @EventHandler
     void on(ReplayJobApproved event) {
         status(event.jobId(), ReplayJobStatus.RUNNING);
-    }
-
-    /** A job created AWAITING_APPROVAL asks nothing until approved; one stored before four-eyes runs at once. */
-    static ReplayJobStatus initialStatus(ReplayJobCreated event) {
-        return event.awaitingApproval() ? ReplayJobStatus.AWAITING_APPROVAL : ReplayJobStatus.RUNNING;
     }
 
     @EventHandler
