@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /**
  * Bulk replay jobs: their state and progress, who created each and why, and who approved it; a job awaiting approval is
@@ -45,20 +46,23 @@ public class ReplayJobPages {
 
     @PostMapping("/console/replay-jobs/{id}/approve")
     String approve(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
-        try {
+        return act(flash, () -> {
             jobs.approve(ReplayJobs.parseJobId(id), OperatorActions.of(caller, reason, clock));
-            flash.addFlashAttribute("done", "Approved " + id + ": it runs now.");
-        } catch (InvalidValueException | NotFoundException | ReplayJobCommandRefusedException e) {
-            flash.addFlashAttribute("refused", "Nothing was changed: " + e.getMessage() + ".");
-        }
-        return "redirect:/console/replay-jobs";
+            return "Approved " + id + ": it runs now.";
+        });
     }
 
     @PostMapping("/console/replay-jobs/{id}/cancel")
     String cancel(@PathVariable String id, @RequestParam(required = false) String reason, Authentication caller, RedirectAttributes flash) {
-        try {
+        return act(flash, () -> {
             jobs.cancel(ReplayJobs.parseJobId(id), OperatorActions.of(caller, reason, clock));
-            flash.addFlashAttribute("done", "Cancelled " + id + ": nothing more of it is requested.");
+            return "Cancelled " + id + ": nothing more of it is requested.";
+        });
+    }
+
+    private static String act(RedirectAttributes flash, Supplier<String> action) {
+        try {
+            flash.addFlashAttribute("done", action.get());
         } catch (InvalidValueException | NotFoundException | ReplayJobCommandRefusedException e) {
             flash.addFlashAttribute("refused", "Nothing was changed: " + e.getMessage() + ".");
         }
