@@ -149,13 +149,23 @@ final class FaultRuns {
     /** incident id -> eventId of the attempts whose recorded result is PUBLISHED. */
     static Map<String, String> publishedEventIds(JdbcTemplate jdbc, Map<String, String> eventIds) {
         Map<String, String> published = new HashMap<>();
+        for (String incident : publishedPerIncident(jdbc).keySet()) {
+            if (eventIds.containsKey(incident)) {
+                published.put(incident, eventIds.get(incident));
+            }
+        }
+        return published;
+    }
+
+    /** incident id -> how many results PUBLISHED it has recorded. */
+    static Map<String, Integer> publishedPerIncident(JdbcTemplate jdbc) {
+        Map<String, Integer> counts = new HashMap<>();
         jdbc.query("SELECT aggregate_identifier, payload FROM domain_event_entry WHERE payload_type LIKE '%.PublishResultRecorded'", row -> {
-            String payload = new String(row.getBytes(2), StandardCharsets.UTF_8);
-            if (payload.contains("\"PUBLISHED\"") && eventIds.containsKey(row.getString(1))) {
-                published.put(row.getString(1), eventIds.get(row.getString(1)));
+            if (new String(row.getBytes(2), StandardCharsets.UTF_8).contains("\"PUBLISHED\"")) {
+                counts.merge(row.getString(1), 1, Integer::sum);
             }
         });
-        return published;
+        return counts;
     }
 
     static int count(JdbcTemplate jdbc, String sql, Object... arguments) {

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -200,7 +199,7 @@ class RollingDeployIT {
                 FaultRuns.Tally openedTally = FaultRuns.tally(opened, FaultRuns.openedPerIncident(jdbc));
                 FaultRuns.Tally correlated = FaultRuns.tally(replayed.keySet(), FaultRuns.correlatedPerIncident(jdbc));
                 Map<String, Integer> requests = FaultRuns.perIncident(jdbc, "ReplayRequested");
-                Map<String, Integer> published = publishedPerIncident(jdbc);
+                Map<String, Integer> published = FaultRuns.publishedPerIncident(jdbc);
                 long topicCopies = replayConsumer.deliveries().values().stream().mapToLong(Integer::longValue).sum()
                         + jobConsumer.deliveries().values().stream().mapToLong(Integer::longValue).sum();
                 FaultRuns.report("rolling deploy of 3, then one killed -9", firstFailures.size() + REPLAYS + allReplays.size(),
@@ -327,16 +326,6 @@ class RollingDeployIT {
             applied.addAll(consumer.applied().keySet());
         }
         return !applied.containsAll(FaultRuns.publishedEventIds(jdbc, replays).values());
-    }
-
-    private static Map<String, Integer> publishedPerIncident(JdbcTemplate jdbc) {
-        Map<String, Integer> counts = new HashMap<>();
-        jdbc.query("SELECT aggregate_identifier, payload FROM domain_event_entry WHERE payload_type LIKE '%.PublishResultRecorded'", row -> {
-            if (new String(row.getBytes(2), StandardCharsets.UTF_8).contains("\"PUBLISHED\"")) {
-                counts.merge(row.getString(1), 1, Integer::sum);
-            }
-        });
-        return counts;
     }
 
     private static String seconds(Duration duration) {
