@@ -9,6 +9,8 @@ import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.ReplayConsumptionWaived;
+import io.dlqdesk.domain.api.ReplayEditApproved;
+import io.dlqdesk.domain.api.ReplayEditProposed;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
@@ -18,6 +20,9 @@ import io.dlqdesk.domain.correlation.CorrelationFacts;
 import io.dlqdesk.domain.correlation.CorrelationMismatch;
 import io.dlqdesk.domain.correlation.RecordedAttempt;
 import io.dlqdesk.domain.correlation.RecordedReplay;
+import io.dlqdesk.domain.edit.AppliedEdit;
+import io.dlqdesk.domain.edit.ApproveReplayEditCommand;
+import io.dlqdesk.domain.edit.ProposeReplayEditCommand;
 import io.dlqdesk.domain.incident.AcknowledgeIncidentCommand;
 import io.dlqdesk.domain.incident.DiscardIncidentCommand;
 import io.dlqdesk.domain.incident.FailureRecording;
@@ -55,6 +60,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -82,8 +88,17 @@ public class Incident {
     private final List<FailureKey> correlated = new ArrayList<>();
     /** Attempt n is at index n - 1. */
     private final List<Attempt> attempts = new ArrayList<>();
+    /** Edit n is at index n - 1. */
+    private final List<Edit> edits = new ArrayList<>();
     /** The latest recorded refusal since the last replay requested: a repeat of it within the window is not recorded again. */
     private ReplayRejected lastRefusal;
+
+    /** Edits one incident may have: each is a stored copy of a record, and a long list is a process gone wrong. */
+    public static final int MAX_EDITS = 20;
+
+    /** One proposed edit as the incident remembers it. */
+    private record Edit(AppliedEdit applied, String proposer, boolean approved) {
+    }
 
     /** How long the same refusal to the same principal is not recorded again. */
     public static final Duration REPEATED_REFUSAL_WINDOW = Duration.ofMinutes(1);
@@ -162,8 +177,9 @@ public class Incident {
         KeyFreshness freshness = command.keyFreshness();
         boolean overridden = command.overrideStaleKey() && freshness.state() != KeyFreshness.State.FRESH
                 && freshness.state() != KeyFreshness.State.NOT_CHECKED;
+        AppliedEdit edit = command.edit() == null ? null : edits.get(command.edit() - 1).applied();
         apply(ReplayRequested.of(incidentId, attempt, claimedFailure(), root, deadline, command.ledgerName(), command.requestedBy(),
-                checked(freshness), overridden));
+                checked(freshness), overridden, edit));
         return ReplayOutcome.requested(attempt);
     }
 
@@ -280,7 +296,59 @@ public class Incident {
 
     private ReplayFacts replayFacts(RequestReplayCommand command) {
         return ReplayFacts.of(status, root, replayDeadline, new ReplayFacts.AttemptsSoFar(attempts.size(), anyAttemptRequested(),
-                claimedStatus()), command);
+                claimedStatus()), command, requestedEdit(command.edit()));
+    }
+
+    private ReplayFacts.RequestedEdit requestedEdit(Integer number) {
+        if (number == null) {
+            return ReplayFacts.RequestedEdit.NONE;
+        }
+        if (number < 1 || number > edits.size()) {
+            return ReplayFacts.RequestedEdit.UNKNOWN;
+        }
+        return edits.get(number - 1).approved() ? ReplayFacts.RequestedEdit.APPROVED : ReplayFacts.RequestedEdit.NOT_APPROVED;
+    }
+
+    /**
+     * Records a proposed edit of the source record; replayable once a second person approves it. An edit that changes
+     * nothing, or the event id (its replay would be another record to consumers' deduplication and to correlation), is
+     * refused, and so is one past {@link #MAX_EDITS} or on a closed incident.
+     */
+    @CommandHandler
+    int handle(ProposeReplayEditCommand command) {
+        if (closed(status)) {
+            throw refused(IncidentErrorCode.INCIDENT_CLOSED, "the incident is " + status + "; reopened incidents take edits again");
+        }
+        if (command.diff().changesNothing()) {
+            throw refused(IncidentErrorCode.EDIT_CHANGES_NOTHING, "the edited value and headers are the source record's");
+        }
+        if (!Objects.equals(command.editedEventId(), root.eventId())) {
+            throw refused(IncidentErrorCode.EDIT_CHANGES_EVENT_ID, "the edited record's event id is " + command.editedEventId()
+                    + ", the record's is " + root.eventId() + "; keep it, so that consumers deduplicate the replay and its re-failure correlates");
+        }
+        if (edits.size() >= MAX_EDITS) {
+            throw refused(IncidentErrorCode.TOO_MANY_EDITS, "the incident has " + edits.size() + " edits, the most it may have");
+        }
+        int number = edits.size() + 1;
+        apply(new ReplayEditProposed(incidentId, number, command.editedValueHash(), command.contentHash(), command.editedValueBytes(),
+                command.diff(), command.proposedBy()));
+        return number;
+    }
+
+    @CommandHandler
+    void handle(ApproveReplayEditCommand command) {
+        if (command.edit() < 1 || command.edit() > edits.size()) {
+            throw refused(IncidentErrorCode.UNKNOWN_EDIT, "no edit " + command.edit() + ", there are " + edits.size());
+        }
+        Edit edit = edits.get(command.edit() - 1);
+        if (edit.approved()) {
+            throw refused(IncidentErrorCode.EDIT_ALREADY_APPROVED, "edit " + command.edit() + " is approved already");
+        }
+        if (edit.proposer().equals(command.approvedBy().principal())) {
+            throw refused(IncidentErrorCode.APPROVER_IS_PROPOSER, command.approvedBy().principal() + " proposed edit " + command.edit()
+                    + "; a second person approves it");
+        }
+        apply(new ReplayEditApproved(incidentId, command.edit(), command.approvedBy()));
     }
 
     private RecordedReplay recordedReplay() {
@@ -343,8 +411,20 @@ public class Incident {
     @EventSourcingHandler
     void on(ReplayRequested event) {
         this.lastRefusal = null;
-        attempts.add(new Attempt(event.attempt(), event.claimedFailure(), event.targetGroup(), event.valueHash(),
+        // a re-failure carries what was published: an edit's value, not the source record's
+        attempts.add(new Attempt(event.attempt(), event.claimedFailure(), event.targetGroup(), event.publishedValueHash(),
                 PublishStatus.REQUESTED, null));
+    }
+
+    @EventSourcingHandler
+    void on(ReplayEditProposed event) {
+        edits.add(new Edit(new AppliedEdit(event.edit(), event.editedValueHash(), event.contentHash()), event.proposedBy().principal(), false));
+    }
+
+    @EventSourcingHandler
+    void on(ReplayEditApproved event) {
+        Edit edit = edits.get(event.edit() - 1);
+        edits.set(event.edit() - 1, new Edit(edit.applied(), edit.proposer(), true));
     }
 
     @EventSourcingHandler

@@ -23,5 +23,19 @@ public enum IncidentErrorCode {
     /** Only a decided attempt (PUBLISHED, PUBLISH_FAILED, PUBLISH_UNKNOWN) can have its consumption waived. */
     ATTEMPT_NOT_DECIDED,
     /** The attempt's consumption was waived already. */
-    ALREADY_WAIVED
+    ALREADY_WAIVED,
+    /** An edit's value and headers are those of the source record: there is nothing to approve. */
+    EDIT_CHANGES_NOTHING,
+    /** An edit may not change the record's event id: consumers would not deduplicate it, nor would its re-failure correlate. */
+    EDIT_CHANGES_EVENT_ID,
+    /** The incident has the maximum number of edits. */
+    TOO_MANY_EDITS,
+    /** No edit with that number. */
+    UNKNOWN_EDIT,
+    /** The edit was approved already. */
+    EDIT_ALREADY_APPROVED,
+    /** Four-eyes: the proposer of an edit cannot approve it. */
+    APPROVER_IS_PROPOSER,
+    /** A RESOLVED or DISCARDED incident takes no edits. */
+    INCIDENT_CLOSED
 }

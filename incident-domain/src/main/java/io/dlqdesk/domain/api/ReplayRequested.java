@@ -1,5 +1,6 @@
 package io.dlqdesk.domain.api;
 
+import io.dlqdesk.domain.edit.AppliedEdit;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.record.EventId;
@@ -19,6 +20,8 @@ import java.time.Instant;
  * four correlation header values (root = {@code incidentId}, {@code attempt}, {@code owner},
  * {@code targetGroup}). {@code keyFreshness} is what the staleness check found and {@code staleKeyOverridden} whether the
  * operator replayed over a STALE_KEY or KEY_FRESHNESS_UNKNOWN (null and false in events stored before the check existed).
+ * {@code edit} is the approved edit published instead of the record's value and headers (null: the record as it is);
+ * {@code valueHash} stays the source record's, which the publisher checks before it sends.
  */
 public record ReplayRequested(
         IncidentId incidentId,
@@ -34,13 +37,21 @@ public record ReplayRequested(
         String owner,
         OperatorAction requestedBy,
         KeyFreshness keyFreshness,
-        boolean staleKeyOverridden) {
+        boolean staleKeyOverridden,
+        AppliedEdit edit) {
 
     public ReplayRequested(IncidentId incidentId, int attempt, FailureKey claimedFailure, RecordLocation sourceLocation, String targetGroup,
                            RecordKey key, EventId eventId, PayloadHash valueHash, OriginalTimestamp originalTimestamp, Instant replayDeadline,
                            String owner, OperatorAction requestedBy) {
         this(incidentId, attempt, claimedFailure, sourceLocation, targetGroup, key, eventId, valueHash, originalTimestamp, replayDeadline,
-                owner, requestedBy, null, false);
+                owner, requestedBy, null, false, null);
+    }
+
+    public ReplayRequested(IncidentId incidentId, int attempt, FailureKey claimedFailure, RecordLocation sourceLocation, String targetGroup,
+                           RecordKey key, EventId eventId, PayloadHash valueHash, OriginalTimestamp originalTimestamp, Instant replayDeadline,
+                           String owner, OperatorAction requestedBy, KeyFreshness keyFreshness, boolean staleKeyOverridden) {
+        this(incidentId, attempt, claimedFailure, sourceLocation, targetGroup, key, eventId, valueHash, originalTimestamp, replayDeadline,
+                owner, requestedBy, keyFreshness, staleKeyOverridden, null);
     }
 
     /**
@@ -51,16 +62,22 @@ public record ReplayRequested(
      */
     public static ReplayRequested of(IncidentId incidentId, int attempt, FailureKey claimedFailure, FailedRecord root,
                                      Instant replayDeadline, String owner, OperatorAction requestedBy, KeyFreshness keyFreshness,
-                                     boolean staleKeyOverridden) {
+                                     boolean staleKeyOverridden, AppliedEdit edit) {
         FailureKey rootKey = root.failureKey();
         return new ReplayRequested(incidentId, attempt, claimedFailure, rootKey.location(), rootKey.consumerGroup(), root.key(),
-                root.eventId(), root.valueHash(), root.originalTimestamp(), replayDeadline, owner, requestedBy, keyFreshness, staleKeyOverridden);
+                root.eventId(), root.valueHash(), root.originalTimestamp(), replayDeadline, owner, requestedBy, keyFreshness, staleKeyOverridden,
+                edit);
     }
 
     /** The attempt of a request the stale-key check did not cover. */
     public static ReplayRequested of(IncidentId incidentId, int attempt, FailureKey claimedFailure, FailedRecord root,
                                      Instant replayDeadline, String owner, OperatorAction requestedBy) {
-        return of(incidentId, attempt, claimedFailure, root, replayDeadline, owner, requestedBy, null, false);
+        return of(incidentId, attempt, claimedFailure, root, replayDeadline, owner, requestedBy, null, false, null);
+    }
+
+    /** The SHA-256 of the value this attempt publishes, which its re-failure must carry: the edit's, else the source record's. */
+    public PayloadHash publishedValueHash() {
+        return edit == null ? valueHash : edit.valueHash();
     }
 
     /** The replay saga's association key; derived, so not part of the stored form. */

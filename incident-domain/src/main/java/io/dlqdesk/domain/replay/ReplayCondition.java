@@ -51,7 +51,10 @@ public enum ReplayCondition {
     KEY_NOT_STALE(ReplayRefusal.STALE_KEY, f -> f.keyFreshness().state() != KeyFreshness.State.STALE || f.staleKeyOverridden()),
     // a check that could not answer is no "fresh"
     KEY_FRESHNESS_KNOWN(ReplayRefusal.KEY_FRESHNESS_UNKNOWN, f -> f.keyFreshness().state() != KeyFreshness.State.UNKNOWN
-            || f.staleKeyOverridden());
+            || f.staleKeyOverridden()),
+    EDIT_KNOWN(ReplayRefusal.EDIT_UNKNOWN, f -> f.edit() != ReplayFacts.RequestedEdit.UNKNOWN),
+    // an edited record goes out only with a second person's approval
+    EDIT_APPROVED(ReplayRefusal.EDIT_NOT_APPROVED, f -> f.edit() != ReplayFacts.RequestedEdit.NOT_APPROVED);
 
     private final ReplayRefusal refusal;
     private final Predicate<ReplayFacts> rule;

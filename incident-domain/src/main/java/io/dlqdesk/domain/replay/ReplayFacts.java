@@ -35,7 +35,11 @@ public record ReplayFacts(
         boolean switchOn,
         Instant now,
         KeyFreshness keyFreshness,
-        boolean staleKeyOverridden) {
+        boolean staleKeyOverridden,
+        RequestedEdit edit) {
+
+    /** The edit a request names, as the incident knows it: none (the source record as it is), approved, not yet, or no such edit. */
+    public enum RequestedEdit { NONE, APPROVED, NOT_APPROVED, UNKNOWN }
 
     public ReplayFacts {
         // what the incident and the request always know; only recorded record facts may be missing
@@ -45,6 +49,16 @@ public record ReplayFacts(
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(now, "now");
         Objects.requireNonNull(keyFreshness, "keyFreshness");
+        Objects.requireNonNull(edit, "edit");
+    }
+
+    /** Facts of a request naming no edit. */
+    public ReplayFacts(IncidentStatus status, EventId eventId, String failedGroup, RecordLocation originalLocation, RecordKey key,
+                       PayloadHash valueHash, OriginalTimestamp originalTimestamp, Instant replayDeadline, int attemptsSoFar,
+                       boolean attemptRequested, PublishStatus claimedStatus, SourceRecordFacts source, ReplayPolicy policy, boolean switchOn,
+                       Instant now, KeyFreshness keyFreshness, boolean staleKeyOverridden) {
+        this(status, eventId, failedGroup, originalLocation, key, valueHash, originalTimestamp, replayDeadline, attemptsSoFar, attemptRequested,
+                claimedStatus, source, policy, switchOn, now, keyFreshness, staleKeyOverridden, RequestedEdit.NONE);
     }
 
     /**
@@ -63,11 +77,11 @@ public record ReplayFacts(
      * the DLQ record named it.
      */
     public static ReplayFacts of(IncidentStatus status, FailedRecord root, Instant replayDeadline, AttemptsSoFar attempts,
-                                 RequestReplayCommand request) {
+                                 RequestReplayCommand request, RequestedEdit edit) {
         RecordLocation original = root.originalLocationKnown() ? root.failureKey().location() : null;
         return new ReplayFacts(status, root.eventId(), root.failureKey().consumerGroup(), original, root.key(), root.valueHash(),
                 root.originalTimestamp(), replayDeadline, attempts.count(), attempts.anyRequested(), attempts.claimedStatus(),
                 request.source(), request.policy(), request.switchOn(), request.requestedBy().at(), request.keyFreshness(),
-                request.overrideStaleKey());
+                request.overrideStaleKey(), edit);
     }
 }

@@ -58,5 +58,9 @@ public enum ReplayRefusal {
      */
     STALE_KEY,
     /** The staleness check could not answer within its bounds (too many records to read, the broker not answering): fail closed. */
-    KEY_FRESHNESS_UNKNOWN
+    KEY_FRESHNESS_UNKNOWN,
+    /** The replay names an edit the incident does not have. */
+    EDIT_UNKNOWN,
+    /** The replay names an edit no second person has approved yet (four-eyes). */
+    EDIT_NOT_APPROVED
 }

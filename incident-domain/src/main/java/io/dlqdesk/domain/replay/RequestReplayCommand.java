@@ -12,6 +12,7 @@ import java.util.Objects;
  * read back from the source topic, the topic's replay policy, the runtime switch and this
  * deployment's ledger name; {@code requestedBy.at()} is "now" for the deadline check. {@code keyFreshness} is what the
  * staleness check found; {@code overrideStaleKey} is the operator's decision to replay even so (the reason says why).
+ * {@code edit} names the approved edit to publish instead of the record's value and headers (null: the record as it is).
  * Answered with a {@link ReplayOutcome}; a refusal is recorded as {@link ReplayRejected}, not thrown.
  */
 public record RequestReplayCommand(
@@ -22,7 +23,8 @@ public record RequestReplayCommand(
         String ledgerName,
         OperatorAction requestedBy,
         KeyFreshness keyFreshness,
-        boolean overrideStaleKey) {
+        boolean overrideStaleKey,
+        Integer edit) {
 
     public RequestReplayCommand {
         Objects.requireNonNull(incidentId, "incidentId");
@@ -31,6 +33,12 @@ public record RequestReplayCommand(
         CommandArguments.requireName(ledgerName);
         Objects.requireNonNull(requestedBy, "requestedBy");
         Objects.requireNonNull(keyFreshness, "keyFreshness");
+    }
+
+    /** A request for the record as it is. */
+    public RequestReplayCommand(IncidentId incidentId, SourceRecordFacts source, ReplayPolicy policy, boolean switchOn, String ledgerName,
+                                OperatorAction requestedBy, KeyFreshness keyFreshness, boolean overrideStaleKey) {
+        this(incidentId, source, policy, switchOn, ledgerName, requestedBy, keyFreshness, overrideStaleKey, null);
     }
 
     /** A request about a topic the staleness check does not cover. */

@@ -46,11 +46,12 @@ class ReplayConditionTest {
         Instant now = DEADLINE.minusMillis(1);
         KeyFreshness keyFreshness = KeyFreshness.fresh("no later record with the key up to the committed offset");
         boolean staleKeyOverridden = false;
+        ReplayFacts.RequestedEdit edit = ReplayFacts.RequestedEdit.APPROVED;
 
         ReplayFacts build() {
             return new ReplayFacts(status, eventId, failedGroup, originalLocation, key, valueHash, originalTimestamp,
                     replayDeadline, attemptsSoFar, attemptRequested, claimedStatus, source, policy, switchOn, now, keyFreshness,
-                    staleKeyOverridden);
+                    staleKeyOverridden, edit);
         }
     }
 
@@ -86,6 +87,8 @@ class ReplayConditionTest {
                     .withRetention(java.time.Duration.between(ORIGINAL.instant(), f.now).toMillis());
             case KEY_NOT_STALE -> f.keyFreshness = KeyFreshness.stale(57, "offset 57 has the key; the group committed 60");
             case KEY_FRESHNESS_KNOWN -> f.keyFreshness = KeyFreshness.unknown("120000 records between, more than 100000");
+            case EDIT_KNOWN -> f.edit = ReplayFacts.RequestedEdit.UNKNOWN;
+            case EDIT_APPROVED -> f.edit = ReplayFacts.RequestedEdit.NOT_APPROVED;
         }
         return f;
     }
