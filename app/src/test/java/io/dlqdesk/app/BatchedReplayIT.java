@@ -4,6 +4,7 @@ import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.replay.ReplayHeaders;
 import io.dlqdesk.replay.outbox.ClaimedRow;
+import io.dlqdesk.replay.edit.EditContentStore;
 import io.dlqdesk.replay.outbox.OutboxPoller;
 import io.dlqdesk.replay.outbox.OutboxRow;
 import io.dlqdesk.replay.outbox.ReplayOutbox;
@@ -191,7 +192,8 @@ class BatchedReplayIT {
     private static OutboxPoller poller(ReplayOutbox outbox, ReplayPublisher publisher) {
         TransactionTemplate transactions = new TransactionTemplate(app.getBean(PlatformTransactionManager.class));
         transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        return new OutboxPoller(outbox, app.getBean(SourceRecordReader.class), publisher, app.getBean(PartitionEndReader.class),
+        return new OutboxPoller(outbox, app.getBean(SourceRecordReader.class), publisher, app.getBean(EditContentStore.class),
+                app.getBean(PartitionEndReader.class),
                 app.getBean(ReplaySwitch.class), new ResultReporter(app.getBean(CommandGateway.class), app.getBean(TransactionManager.class)),
                 transactions, new OutboxPoller.Settings(Duration.ofHours(1), 50, 3, Duration.ofMillis(100), Duration.ofSeconds(1),
                 Duration.ofSeconds(2)), new SimpleMeterRegistry());

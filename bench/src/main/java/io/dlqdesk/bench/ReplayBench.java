@@ -117,7 +117,7 @@ final class ReplayBench {
                 outcomes.add(threads.submit(() -> requester.request(
                         IncidentId.of(new FailureKey(source.topic(), source.partition(), source.offset(), group(round))),
                         new RecordLocation(source.topic(), source.partition(), source.offset()), group(round),
-                        new OperatorAction("bench", "benchmark replay", Instant.now()), false)));
+                        new OperatorAction("bench", "benchmark replay", Instant.now()), false, null)));
             }
             for (Future<ReplayOutcome> outcome : outcomes) {
                 ReplayOutcome result = outcome.get(5, TimeUnit.MINUTES);

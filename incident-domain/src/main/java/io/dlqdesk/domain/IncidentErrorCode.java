@@ -37,5 +37,7 @@ public enum IncidentErrorCode {
     /** Four-eyes: the proposer of an edit cannot approve it. */
     APPROVER_IS_PROPOSER,
     /** A RESOLVED or DISCARDED incident takes no edits. */
-    INCIDENT_CLOSED
+    INCIDENT_CLOSED,
+    /** The source record an edit would change is gone from its topic (deleted, compacted) or a tombstone: nothing to edit. */
+    EDIT_SOURCE_GONE
 }

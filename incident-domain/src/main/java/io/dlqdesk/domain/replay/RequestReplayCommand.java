@@ -35,6 +35,11 @@ public record RequestReplayCommand(
         Objects.requireNonNull(keyFreshness, "keyFreshness");
     }
 
+    /** The same request naming {@code edit} (null: none). */
+    public RequestReplayCommand withEdit(Integer edit) {
+        return new RequestReplayCommand(incidentId, source, policy, switchOn, ledgerName, requestedBy, keyFreshness, overrideStaleKey, edit);
+    }
+
     /** A request for the record as it is. */
     public RequestReplayCommand(IncidentId incidentId, SourceRecordFacts source, ReplayPolicy policy, boolean switchOn, String ledgerName,
                                 OperatorAction requestedBy, KeyFreshness keyFreshness, boolean overrideStaleKey) {

@@ -4,6 +4,8 @@ import io.dlqdesk.domain.incident.Ledger;
 import io.dlqdesk.kafka.KafkaConnection;
 import io.dlqdesk.record.EventIdExtractor;
 import io.dlqdesk.record.EventIdSource;
+import io.dlqdesk.replay.edit.EditContentStore;
+import io.dlqdesk.replay.edit.EditProposer;
 import io.dlqdesk.replay.job.IncidentAsk;
 import io.dlqdesk.replay.job.JobCommands;
 import io.dlqdesk.replay.job.JobMetadata;
@@ -101,6 +103,16 @@ public class ReplayConfiguration {
     }
 
     @Bean
+    EditContentStore editContentStore(JdbcTemplate jdbc) {
+        return new EditContentStore(jdbc);
+    }
+
+    @Bean
+    EditProposer editProposer(SourceRecordReader reader, EditContentStore contents, EventIdSource eventIdSource, CommandGateway commands) {
+        return new EditProposer(reader, contents, new EventIdExtractor(eventIdSource), commands);
+    }
+
+    @Bean
     PublishUnknownMarker publishUnknownMarker(ReplayOutbox outbox, PartitionEndReader ends, CommandGateway commands,
                                               PlatformTransactionManager transactionManager) {
         return new PublishUnknownMarker(outbox, ends, commands, new TransactionTemplate(transactionManager));
@@ -146,10 +158,10 @@ public class ReplayConfiguration {
     }
 
     @Bean
-    OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, PartitionEndReader ends,
-                              ReplaySwitch replaySwitch, CommandGateway commands, TransactionManager axonTransactions,
+    OutboxPoller outboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, EditContentStore edits,
+                              PartitionEndReader ends, ReplaySwitch replaySwitch, CommandGateway commands, TransactionManager axonTransactions,
                               PlatformTransactionManager transactionManager, ReplayProperties properties, MeterRegistry meters) {
-        return new OutboxPoller(outbox, reader, publisher, ends, replaySwitch, new ResultReporter(commands, axonTransactions),
+        return new OutboxPoller(outbox, reader, publisher, edits, ends, replaySwitch, new ResultReporter(commands, axonTransactions),
                 readCommitted(transactionManager),
                 new OutboxPoller.Settings(properties.pollInterval(), properties.claimSize(), properties.maxTries(), properties.initialBackoff(),
                         properties.maxBackoff(), properties.markSentRetryFor()), meters);

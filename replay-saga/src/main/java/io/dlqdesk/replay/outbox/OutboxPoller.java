@@ -3,6 +3,8 @@ package io.dlqdesk.replay.outbox;
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.PublishResult;
 import io.dlqdesk.periodic.PeriodicTask;
+import io.dlqdesk.replay.edit.EditContentStore;
+import io.dlqdesk.replay.edit.EditedContent;
 import io.dlqdesk.replay.request.ReplaySwitch;
 import io.dlqdesk.replay.source.PartitionEndReader;
 import io.dlqdesk.replay.source.SourceRead;
@@ -59,6 +61,7 @@ public class OutboxPoller implements SmartLifecycle {
     private final SourceRecordReader reader;
     /** Used, not owned: whoever created it closes it. */
     private final ReplayPublisher publisher;
+    private final EditContentStore edits;
     private final PartitionEndReader ends;
     private final ReplaySwitch replaySwitch;
     private final ResultReporter results;
@@ -71,12 +74,13 @@ public class OutboxPoller implements SmartLifecycle {
     /** Set by {@link #stop()}: the round in progress ends, no further one starts. A poller driven by hand is never stopped. */
     private volatile boolean stopped;
 
-    public OutboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, PartitionEndReader ends,
+    public OutboxPoller(ReplayOutbox outbox, SourceRecordReader reader, ReplayPublisher publisher, EditContentStore edits, PartitionEndReader ends,
                         ReplaySwitch replaySwitch, ResultReporter results, TransactionTemplate transactions, Settings settings,
                         MeterRegistry meters) {
         this.outbox = outbox;
         this.reader = reader;
         this.publisher = publisher;
+        this.edits = edits;
         this.ends = ends;
         this.replaySwitch = replaySwitch;
         this.results = results;
@@ -210,13 +214,22 @@ public class OutboxPoller implements SmartLifecycle {
                 if (check instanceof SourceCheck.Refused refused) {
                     decisions.put(row.replayId(), decide.refused(row, refused));
                 } else {
-                    outgoing.add(new Outgoing(row, publisher.replayOf(((SourceCheck.Unchanged) check).record(), row)));
+                    outgoing.add(new Outgoing(row, publisher.replayOf(((SourceCheck.Unchanged) check).record(), row, edit(row))));
                 }
             } catch (RuntimeException e) {
                 decisions.put(row.replayId(), decide.failedTry(row, e.getClass().getSimpleName() + ": " + e.getMessage()));
             }
         }
         return outgoing;
+    }
+
+    /** The approved edit the row publishes, checked against its hash; null when it publishes the source record as it is. */
+    private EditedContent edit(OutboxRow row) {
+        if (row.editContentHash() == null) {
+            return null;
+        }
+        return edits.find(row.incidentId(), row.editContentHash()).orElseThrow(() -> new IllegalStateException(
+                "the content of the approved edit " + row.editContentHash().hex() + " is not stored: nothing else is published in its place"));
     }
 
     /** Sends all, then waits for all; an acknowledged row is SENT, any other a failed try. */

@@ -8,7 +8,7 @@ import io.dlqdesk.domain.replay.PublishResult;
 
 import java.time.Instant;
 
-/** One replay attempt to publish, as the outbox holds it. */
+/** One replay attempt to publish, as the outbox holds it; {@code editContentHash} names the approved edit it publishes (null: none). */
 public record OutboxRow(
         String replayId,
         IncidentId incidentId,
@@ -23,7 +23,16 @@ public record OutboxRow(
         String lastError,
         RecordLocation publishedAt,
         Instant decidedAt,
-        Long endOffsetAtDecision) {
+        Long endOffsetAtDecision,
+        PayloadHash editContentHash) {
+
+    /** A row that publishes the source record as it is. */
+    public OutboxRow(String replayId, IncidentId incidentId, int attempt, RecordLocation source, RecordKey key, PayloadHash valueHash,
+                     String targetGroup, String owner, Status status, int tries, String lastError, RecordLocation publishedAt, Instant decidedAt,
+                     Long endOffsetAtDecision) {
+        this(replayId, incidentId, attempt, source, key, valueHash, targetGroup, owner, status, tries, lastError, publishedAt, decidedAt,
+                endOffsetAtDecision, null);
+    }
 
     public enum Status {
         /** Not decided yet: the poller publishes it when due. */

@@ -24,7 +24,8 @@ import java.util.Optional;
 public class ReplayOutbox {
 
     private static final String COLUMNS = "replay_id, incident_id, attempt, source_topic, source_partition, source_offset, record_key, "
-            + "value_hash, target_group, owner, status, tries, last_error, published_partition, published_offset, decided_at, end_offset_at_decision";
+            + "value_hash, target_group, owner, status, tries, last_error, published_partition, published_offset, decided_at, end_offset_at_decision, "
+            + "edit_content_hash";
 
     private final JdbcTemplate jdbc;
 
@@ -36,12 +37,13 @@ public class ReplayOutbox {
     public void add(ReplayRequested event) {
         RecordLocation source = event.sourceLocation();
         jdbc.update("INSERT INTO replay_outbox (" + "replay_id, incident_id, attempt, source_topic, source_partition, source_offset, "
-                        + "record_key, value_hash, target_group, owner, status, tries, next_try_at, created_at, replay_deadline) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), ?) "
+                        + "record_key, value_hash, target_group, owner, status, tries, next_try_at, created_at, replay_deadline, edit_content_hash) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), ?, ?) "
                         + "ON DUPLICATE KEY UPDATE replay_id = replay_id",
                 event.replayId(), event.incidentId().value(), event.attempt(), source.topic(), source.partition(), source.offset(),
                 event.key().bytes(), event.valueHash().hex(), event.targetGroup(), event.owner(),
-                event.replayDeadline() == null ? null : LocalDateTime.ofInstant(event.replayDeadline(), ZoneOffset.UTC));
+                event.replayDeadline() == null ? null : LocalDateTime.ofInstant(event.replayDeadline(), ZoneOffset.UTC),
+                event.edit() == null ? null : event.edit().contentHash().hex());
     }
 
     /**
@@ -165,10 +167,12 @@ public class ReplayOutbox {
         int publishedPartition = row.getInt("published_partition");
         RecordLocation publishedAt = row.wasNull() ? null : new RecordLocation(topic, publishedPartition, row.getLong("published_offset"));
         LocalDateTime decidedAt = row.getObject("decided_at", LocalDateTime.class);
+        String editContentHash = row.getString("edit_content_hash");
         return new OutboxRow(row.getString("replay_id"), IncidentId.parse(row.getString("incident_id")), row.getInt("attempt"),
                 new RecordLocation(topic, row.getInt("source_partition"), row.getLong("source_offset")),
                 RecordKey.of(row.getBytes("record_key")), new PayloadHash(row.getString("value_hash")), row.getString("target_group"),
                 row.getString("owner"), OutboxRow.Status.valueOf(row.getString("status")), row.getInt("tries"), row.getString("last_error"),
-                publishedAt, decidedAt == null ? null : decidedAt.toInstant(ZoneOffset.UTC), row.getObject("end_offset_at_decision", Long.class));
+                publishedAt, decidedAt == null ? null : decidedAt.toInstant(ZoneOffset.UTC), row.getObject("end_offset_at_decision", Long.class),
+                editContentHash == null ? null : new PayloadHash(editContentHash));
     }
 }

@@ -2,6 +2,7 @@ package io.dlqdesk.replay.outbox;
 
 import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.replay.ReplayHeaders;
+import io.dlqdesk.replay.edit.EditedContent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -83,22 +84,35 @@ public class ReplayPublisher implements AutoCloseable {
 
     /** The replay of {@code source} for {@code row}, not sent yet. */
     public ProducerRecord<byte[], byte[]> replayOf(ConsumerRecord<byte[], byte[]> source, OutboxRow row) {
+        return replayOf(source, row, null);
+    }
+
+    /**
+     * The replay of {@code source} for {@code row} with an approved edit's value and headers in place of the source record's
+     * ({@code edit} null: none); key, timestamp and location stay the source record's.
+     */
+    public ProducerRecord<byte[], byte[]> replayOf(ConsumerRecord<byte[], byte[]> source, OutboxRow row, EditedContent edit) {
         RecordHeaders headers = new RecordHeaders();
-        for (Header header : source.headers()) {
-            if (copied(header.key())) {
-                headers.add(header.key(), header.value());
+        if (edit != null && edit.headers() != null) {
+            edit.headers().stream().filter(header -> copied(header.name())).forEach(header -> headers.add(header.name(), header.value()));
+        } else {
+            for (Header header : source.headers()) {
+                if (copied(header.key())) {
+                    headers.add(header.key(), header.value());
+                }
             }
         }
+        byte[] value = edit == null ? source.value() : edit.value();
         headers.add(ReplayHeaders.ROOT_INCIDENT_ID, utf8(row.incidentId().value()));
         headers.add(ReplayHeaders.ATTEMPT, utf8(Integer.toString(row.attempt())));
         headers.add(ReplayHeaders.OWNER, utf8(row.owner()));
         headers.add(ReplayHeaders.TARGET_GROUP, utf8(row.targetGroup()));
         // last, over the headers just set: consumers skip a replay for another group only when this verifies
-        signer.signature(row.source().topic(), row.source().partition(), source.key(), source.value(), headers)
+        signer.signature(row.source().topic(), row.source().partition(), source.key(), value, headers)
                 .ifPresent(signature -> headers.add(ReplayHeaders.SIGNATURE, utf8(signature)));
         // a record without a timestamp (message format v0) reports -1: let the broker assign one then
         Long timestamp = source.timestamp() < 0 ? null : source.timestamp();
-        return new ProducerRecord<>(row.source().topic(), row.source().partition(), timestamp, source.key(), source.value(), headers);
+        return new ProducerRecord<>(row.source().topic(), row.source().partition(), timestamp, source.key(), value, headers);
     }
 
     /** Sends and waits for the broker's acknowledgement; where it landed. */

@@ -60,14 +60,16 @@ public class ReplayRequester {
      * @param recordedLocation where the incident says its original record is
      * @param targetGroup      the group that failed on it (the stale-key check reads its committed offset)
      * @param overrideStaleKey replay even when the target group has processed a newer record with the key (the reason says why)
+     * @param edit             the approved edit to publish in place of the record's value and headers; null: the record as it is
      * @throws SourceUnavailableException when the broker could not be asked: nothing is recorded then
      */
     public ReplayOutcome request(IncidentId incidentId, RecordLocation recordedLocation, String targetGroup, OperatorAction requestedBy,
-                                 boolean overrideStaleKey) {
-        ReplayOutcome outcome = commands.sendAndWait(command(incidentId, recordedLocation, targetGroup, requestedBy, overrideStaleKey));
+                                 boolean overrideStaleKey, Integer edit) {
+        ReplayOutcome outcome = commands.sendAndWait(command(incidentId, recordedLocation, targetGroup, requestedBy, overrideStaleKey)
+                .withEdit(edit));
         if (outcome.attempt() != null) {
-            log.info("replay of {} accepted as attempt {} (by {}: {})", incidentId, outcome.attempt(), requestedBy.principal(),
-                    requestedBy.reason());
+            log.info("replay of {} accepted as attempt {}{} (by {}: {})", incidentId, outcome.attempt(), edit == null ? "" : " of edit " + edit,
+                    requestedBy.principal(), requestedBy.reason());
         } else {
             log.info("replay of {} refused: {} (by {})", incidentId, outcome.refusals(), requestedBy.principal());
         }

@@ -5,6 +5,7 @@ import io.dlqdesk.domain.record.FailureKey;
 import io.dlqdesk.domain.record.PayloadHash;
 import io.dlqdesk.domain.record.RecordKey;
 import io.dlqdesk.domain.replay.ReplayHeaders;
+import io.dlqdesk.replay.edit.EditedContent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -72,6 +74,30 @@ class ReplayPublisherTest {
         assertThat(names(replay)).containsExactly("traceparent-copy", ReplayHeaders.ROOT_INCIDENT_ID, ReplayHeaders.ATTEMPT,
                 ReplayHeaders.OWNER, ReplayHeaders.TARGET_GROUP);
         assertThat(text(replay, ReplayHeaders.ATTEMPT)).isEqualTo("2");
+    }
+
+    @Test
+    void anApprovedEditReplacesValueAndHeadersTheDeniedOnesStillLeftOutAndKeyTimeAndPartitionStayTheRecords() {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("tenant", utf8("eu"));
+        ConsumerRecord<byte[], byte[]> source = new ConsumerRecord<>("orders", 4, 17L, 1_700_000_000_123L, TimestampType.CREATE_TIME,
+                1, VALUE.length, new byte[] {7}, VALUE, headers, Optional.empty());
+        EditedContent edit = new EditedContent(utf8("{\"qty\":1}"), List.of(new EditedContent.Header("tenant", utf8("de")),
+                new EditedContent.Header("traceparent", utf8("00-abc"))));
+
+        ProducerRecord<byte[], byte[]> replay = publisher.replayOf(source, ROW, edit);
+
+        assertThat(replay.value()).isEqualTo(utf8("{\"qty\":1}"));
+        assertThat(replay.key()).isEqualTo(new byte[] {7});
+        assertThat(replay.timestamp()).isEqualTo(1_700_000_000_123L);
+        assertThat(replay.partition()).isEqualTo(4);
+        assertThat(names(replay)).containsExactly("tenant", ReplayHeaders.ROOT_INCIDENT_ID, ReplayHeaders.ATTEMPT, ReplayHeaders.OWNER,
+                ReplayHeaders.TARGET_GROUP);
+        assertThat(text(replay, "tenant")).isEqualTo("de");
+        // an edit of the value alone keeps the record's headers
+        ProducerRecord<byte[], byte[]> valueOnly = publisher.replayOf(source, ROW, new EditedContent(utf8("{}"), null));
+        assertThat(text(valueOnly, "tenant")).isEqualTo("eu");
+        assertThat(valueOnly.value()).isEqualTo(utf8("{}"));
     }
 
     /** The expected value is computed apart from this code (Python's hmac over the documented encoding), as in dlq-desk-consumer's ReplayKeysTest. */
