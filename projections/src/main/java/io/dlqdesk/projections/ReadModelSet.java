@@ -34,7 +34,7 @@ public record ReadModelSet(String processor, List<String> tables, Map<String, Fu
         incidents.put(IncidentStatusIntervalProjection.PROCESSING_GROUP, IncidentStatusIntervalProjection::new);
         return List.of(
                 new ReadModelSet(ProjectionsConfiguration.INCIDENT_READ_MODELS, List.of("incident_summary", "incident_count", "exception_group",
-                        "incident_history", "admin_action", "incident_status_interval"), incidents),
+                        "incident_history", "admin_action", "incident_status_interval", "replay_edit"), incidents),
                 new ReadModelSet(ReplayAttemptProjection.PROCESSING_GROUP, List.of("replay_attempt", "replay_job_active"),
                         Map.of(ReplayAttemptProjection.PROCESSING_GROUP, ReplayAttemptProjection::new)),
                 new ReadModelSet(ReplayJobProjection.PROCESSING_GROUP, List.of("replay_job", "replay_job_refusal"),

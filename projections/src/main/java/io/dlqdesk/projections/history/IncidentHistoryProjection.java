@@ -9,6 +9,8 @@ import io.dlqdesk.domain.api.IncidentResolved;
 import io.dlqdesk.domain.api.PublishMarkedUnknown;
 import io.dlqdesk.domain.api.PublishResultRecorded;
 import io.dlqdesk.domain.api.ReplayConsumptionWaived;
+import io.dlqdesk.domain.api.ReplayEditApproved;
+import io.dlqdesk.domain.api.ReplayEditProposed;
 import io.dlqdesk.domain.api.ReplayJobApproved;
 import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCompleted;
@@ -32,6 +34,9 @@ import io.dlqdesk.domain.replay.KeyFreshness;
 import io.dlqdesk.domain.replay.PublishResult;
 import io.dlqdesk.domain.replay.PublishStatus;
 import io.dlqdesk.projections.PendingWrites;
+import io.dlqdesk.projections.edit.FindReplayEditsQuery;
+import io.dlqdesk.projections.edit.ReplayEditRows;
+import io.dlqdesk.projections.edit.ReplayEditView;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -115,8 +120,30 @@ public class IncidentHistoryProjection {
     void on(ReplayRequested event, @SequenceNumber long seq, @Timestamp Instant at) {
         row(event.incidentId(), seq, "ReplayRequested", at, event.requestedBy(), event.attempt(), PublishStatus.REQUESTED, "to "
                 + location(event.sourceLocation().topic(), event.sourceLocation().partition(), event.sourceLocation().offset())
-                + " for group " + event.targetGroup() + (event.staleKeyOverridden() ? "; replayed over " + freshness(event.keyFreshness())
+                + " for group " + event.targetGroup() + (event.edit() == null ? "" : "; publishes approved edit " + event.edit().number()
+                + " (value SHA-256 " + event.edit().valueHash().hex() + ")") + (event.staleKeyOverridden() ? "; replayed over " + freshness(event.keyFreshness())
                 + " (the stale-key check overridden)" : ""));
+    }
+
+    /** An edit is in the history with who and why, and in {@code replay_edit} with its full diff. */
+    @EventHandler
+    void on(ReplayEditProposed event, @SequenceNumber long seq, @Timestamp Instant at) {
+        ReplayEditRows.proposed(jdbc, event);
+        row(event.incidentId(), seq, "ReplayEditProposed", at, event.proposedBy(), null, "edit " + event.edit() + " proposed: "
+                + event.diff().value().size() + " change(s) of the value (" + event.diff().valueKind() + "), " + event.diff().headers().size()
+                + " of the headers; edited value SHA-256 " + event.editedValueHash().hex() + "; AWAITING_APPROVAL by a second person");
+    }
+
+    @EventHandler
+    void on(ReplayEditApproved event, @SequenceNumber long seq, @Timestamp Instant at) {
+        ReplayEditRows.approved(jdbc, event);
+        row(event.incidentId(), seq, "ReplayEditApproved", at, event.approvedBy(), null, "edit " + event.edit()
+                + " approved (four-eyes): a replay may publish it");
+    }
+
+    @QueryHandler
+    List<ReplayEditView> handle(FindReplayEditsQuery query) {
+        return ReplayEditRows.of(jdbc, query.incidentId());
     }
 
     @EventHandler
