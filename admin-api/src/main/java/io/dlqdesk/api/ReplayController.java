@@ -43,8 +43,11 @@ public class ReplayController {
     public record ReplayAccepted(String incidentId, int attempt) {
     }
 
-    /** The body of a replay request: why, and whether to replay over a STALE_KEY (or a stale-key check that could not tell). */
-    public record ReplayRequest(String reason, Boolean overrideStaleKey) {
+    /**
+     * The body of a replay request: why, whether to replay over a STALE_KEY (or a stale-key check that could not tell), and
+     * the approved edit to publish in place of the record's value and headers (absent: the record as it is).
+     */
+    public record ReplayRequest(String reason, Boolean overrideStaleKey, Integer edit) {
     }
 
     /** The body of a switch change. */
@@ -57,7 +60,8 @@ public class ReplayController {
                                                  Authentication caller) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, body == null ? null : body.reason());
-        ReplayOutcome outcome = replays.request(incidentId, action, body != null && Boolean.TRUE.equals(body.overrideStaleKey()));
+        ReplayOutcome outcome = replays.request(incidentId, action, body != null && Boolean.TRUE.equals(body.overrideStaleKey()),
+                body == null ? null : body.edit());
         if (outcome.attempt() == null) {
             throw new ReplayRefusedException(incidentId, outcome);
         }

@@ -62,6 +62,7 @@ public class SecurityConfiguration {
             "/webjars/swagger-ui/**"};
     /** Every read of the API but rollback readiness (DEPLOYER reads that alone). */
     private static final String[] VIEWER_READS = {"/api/v1/incidents", "/api/v1/incidents/*", "/api/v1/incidents/*/history",
+            "/api/v1/incidents/*/edits",
             "/api/v1/incident-counts", "/api/v1/exception-groups", "/api/v1/audit", "/api/v1/audit/incidents-as-of", "/api/v1/quarantine",
             "/api/v1/quarantine/*/*/*", "/api/v1/topics/retention", "/api/v1/replay-switch", "/api/v1/replay-jobs", "/api/v1/replay-jobs/*",
             "/api/v1/parked-events", "/api/v1/read-model-rebuilds", "/api/v1/read-model-rebuilds/*"};
@@ -100,7 +101,9 @@ public class SecurityConfiguration {
                                 "/api/v1/incidents/*/discard", "/api/v1/incidents/*/replay").hasRole(Role.OPERATOR.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/replay-jobs", "/api/v1/replay-jobs/*/pause", "/api/v1/replay-jobs/*/resume",
                                 "/api/v1/replay-jobs/*/cancel").hasRole(Role.OPERATOR.name())
-                        .requestMatchers(HttpMethod.POST, "/api/v1/replay-jobs/*/approve").hasRole(Role.APPROVER.name())
+                        .requestMatchers(HttpMethod.POST, "/api/v1/replay-jobs/*/approve", "/api/v1/incidents/*/edits/*/approve")
+                        .hasRole(Role.APPROVER.name())
+                        .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/edits").hasRole(Role.EDITOR.name())
                         .requestMatchers(HttpMethod.POST, "/api/v1/incidents/*/attempts/*/publish-unknown",
                                 "/api/v1/incidents/*/attempts/*/waive-consumption").hasRole(Role.ADMIN.name())
                         .requestMatchers(HttpMethod.PUT, "/api/v1/replay-switch").hasRole(Role.ADMIN.name())

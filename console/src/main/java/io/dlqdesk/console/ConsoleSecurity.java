@@ -36,7 +36,8 @@ public class ConsoleSecurity {
 
     private static final String[] OPERATOR_POSTS = {"/console/incidents/*/acknowledge", "/console/incidents/*/resolve",
             "/console/incidents/*/discard", "/console/incidents/*/replay", "/console/replay-jobs/*/cancel"};
-    private static final String[] APPROVER_POSTS = {"/console/replay-jobs/*/approve"};
+    private static final String[] APPROVER_POSTS = {"/console/replay-jobs/*/approve", "/console/incidents/*/edits/*/approve"};
+    private static final String[] EDITOR_POSTS = {"/console/incidents/*/edits"};
     private static final String[] ADMIN_POSTS = {"/console/incidents/*/attempts/*/publish-unknown", "/console/replay-switch",
             "/console/parked-events/retry", "/console/parked-events/*/retry", "/console/parked-events/*/evict", "/console/rebuilds",
             "/console/rebuilds/*/cancel"};
@@ -55,6 +56,7 @@ public class ConsoleSecurity {
                         .requestMatchers(HttpMethod.POST, OPERATOR_POSTS).hasRole(Role.OPERATOR.name())
                         .requestMatchers(HttpMethod.POST, ADMIN_POSTS).hasRole(Role.ADMIN.name())
                         .requestMatchers(HttpMethod.POST, APPROVER_POSTS).hasRole(Role.APPROVER.name())
+                        .requestMatchers(HttpMethod.POST, EDITOR_POSTS).hasRole(Role.EDITOR.name())
                         .requestMatchers(paths.matcher(HttpMethod.GET, "/console"), paths.matcher(HttpMethod.GET, "/console/**"),
                                 paths.matcher(HttpMethod.HEAD, "/console"), paths.matcher(HttpMethod.HEAD, "/console/**"))
                         .hasRole(Role.VIEWER.name())

@@ -7,12 +7,14 @@ import io.dlqdesk.operations.export.IncidentExports;
 import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.operations.quarantine.QuarantineReads;
 import io.dlqdesk.operations.record.HeaderRedaction;
+import io.dlqdesk.operations.replay.IncidentEdits;
 import io.dlqdesk.operations.replay.IncidentReplays;
 import io.dlqdesk.operations.replay.ReplayJobs;
 import io.dlqdesk.operations.security.DeskSecurity;
 import io.dlqdesk.operations.security.SecurityProperties;
 import io.dlqdesk.projections.incident.IncidentSummaryExport;
 import io.dlqdesk.replay.config.ReplayJobProperties;
+import io.dlqdesk.replay.edit.EditProposer;
 import io.dlqdesk.replay.job.JobWorkList;
 import io.dlqdesk.replay.request.PublishUnknownMarker;
 import io.dlqdesk.replay.request.ReplayRequester;
@@ -50,6 +52,12 @@ public class OperationsConfiguration {
         FilterRegistrationBean<BrokenOffResponses> registration = new FilterRegistrationBean<>(new BrokenOffResponses());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    @Bean
+    IncidentEdits incidentEdits(IncidentReads incidents, EditProposer proposer, CommandGateway commands, QueryGateway queries,
+                                HeaderRedaction redaction) {
+        return new IncidentEdits(incidents, proposer, commands, queries, redaction);
     }
 
     @Bean

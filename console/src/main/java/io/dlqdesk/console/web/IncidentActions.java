@@ -8,9 +8,12 @@ import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.IncidentStatus;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.incident.ResolveIncidentCommand;
+import io.dlqdesk.domain.record.BoundedText;
 import io.dlqdesk.domain.replay.ReplayOutcome;
 import io.dlqdesk.operations.OperatorActions;
+import io.dlqdesk.operations.replay.IncidentEdits;
 import io.dlqdesk.operations.replay.IncidentReplays;
+import io.dlqdesk.replay.edit.EditedContent;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.security.core.Authentication;
@@ -20,7 +23,10 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiFunction;
 
 /**
@@ -34,11 +40,13 @@ public class IncidentActions {
 
     private final CommandGateway commands;
     private final IncidentReplays replays;
+    private final IncidentEdits edits;
     private final Clock clock = Clock.systemUTC();
 
-    IncidentActions(CommandGateway commands, IncidentReplays replays) {
+    IncidentActions(CommandGateway commands, IncidentReplays replays, IncidentEdits edits) {
         this.commands = commands;
         this.replays = replays;
+        this.edits = edits;
     }
 
     @PostMapping("/console/incidents/{id}/acknowledge")
@@ -58,13 +66,14 @@ public class IncidentActions {
 
     @PostMapping("/console/incidents/{id}/replay")
     String replay(@PathVariable String id, @RequestParam(required = false) String reason,
-                  @RequestParam(defaultValue = "false") boolean overrideStaleKey, Authentication caller, RedirectAttributes flash) {
+                  @RequestParam(defaultValue = "false") boolean overrideStaleKey, @RequestParam(required = false) Integer edit,
+                  Authentication caller, RedirectAttributes flash) {
         IncidentId incidentId = IncidentId.parse(id);
         OperatorAction action = action(caller, reason, flash);
         if (action == null) {
             return back(incidentId);
         }
-        ReplayOutcome outcome = replays.request(incidentId, action, overrideStaleKey);
+        ReplayOutcome outcome = replays.request(incidentId, action, overrideStaleKey, edit);
         if (outcome.attempt() != null) {
             flash.addFlashAttribute("done", "Replay requested as attempt " + outcome.attempt() + "; its publish status follows below.");
             flash.addFlashAttribute("expectAttempt", outcome.attempt());
@@ -76,6 +85,72 @@ public class IncidentActions {
             }
         }
         return back(incidentId);
+    }
+
+    /**
+     * An editor's proposal: the whole edited value (the form's line breaks sent as LF: browsers send CRLF) and, when the
+     * headers box is not blank, every header of the edit, one {@code name: value} per line.
+     */
+    @PostMapping("/console/incidents/{id}/edits")
+    String propose(@PathVariable String id, @RequestParam(required = false) String reason, @RequestParam(required = false) String value,
+                   @RequestParam(required = false) String headers, Authentication caller, RedirectAttributes flash) {
+        IncidentId incidentId = IncidentId.parse(id);
+        OperatorAction action = action(caller, reason, flash);
+        if (action == null) {
+            return back(incidentId);
+        }
+        try {
+            EditedContent content = new EditedContent(lf(value == null ? "" : value).getBytes(StandardCharsets.UTF_8), headers(headers));
+            int edit = edits.propose(incidentId, content, action).edit();
+            flash.addFlashAttribute("done", "Edit " + edit + " proposed; a second person with the APPROVER role approves it before it can be replayed.");
+        } catch (InvalidValueException e) {
+            flash.addFlashAttribute("refused", "Nothing was proposed: " + e.getMessage() + ".");
+        } catch (IncidentCommandRefusedException e) {
+            refused(flash, e);
+        }
+        return back(incidentId);
+    }
+
+    @PostMapping("/console/incidents/{id}/edits/{edit}/approve")
+    String approveEdit(@PathVariable String id, @PathVariable int edit, @RequestParam(required = false) String reason, Authentication caller,
+                       RedirectAttributes flash) {
+        IncidentId incidentId = IncidentId.parse(id);
+        OperatorAction action = action(caller, reason, flash);
+        if (action == null) {
+            return back(incidentId);
+        }
+        try {
+            edits.approve(incidentId, edit, action);
+            flash.addFlashAttribute("done", "Edit " + edit + " approved: a replay may now publish it.");
+        } catch (IncidentCommandRefusedException e) {
+            refused(flash, e);
+        }
+        return back(incidentId);
+    }
+
+    /** Blank: the source record's headers stay. Otherwise one {@code name: value} per line; a line {@code name:} has an empty value. */
+    private static List<EditedContent.Header> headers(String lines) {
+        if (lines == null || lines.isBlank()) {
+            return null;
+        }
+        List<EditedContent.Header> headers = new ArrayList<>();
+        for (String line : lf(lines).split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            int colon = line.indexOf(':');
+            if (colon <= 0) {
+                throw new InvalidValueException("a header line is 'name: value', not '" + BoundedText.truncate(line, 80) + "'");
+            }
+            String text = line.substring(colon + 1);
+            headers.add(new EditedContent.Header(line.substring(0, colon).strip(),
+                    (text.startsWith(" ") ? text.substring(1) : text).getBytes(StandardCharsets.UTF_8)));
+        }
+        return headers;
+    }
+
+    private static String lf(String text) {
+        return text.replace("\r\n", "\n");
     }
 
     @PostMapping("/console/incidents/{id}/attempts/{attempt}/publish-unknown")

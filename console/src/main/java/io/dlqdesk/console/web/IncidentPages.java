@@ -10,6 +10,7 @@ import io.dlqdesk.domain.PageBounds;
 import io.dlqdesk.operations.export.IncidentExports;
 import io.dlqdesk.operations.incident.IncidentDetail;
 import io.dlqdesk.operations.incident.IncidentReads;
+import io.dlqdesk.operations.replay.IncidentEdits;
 import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.IncidentPage;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,11 +38,13 @@ public class IncidentPages {
     private final IncidentReads incidents;
     private final IncidentExports exports;
     private final DlqRecords records;
+    private final IncidentEdits edits;
 
-    IncidentPages(IncidentReads incidents, IncidentExports exports, DlqRecords records) {
+    IncidentPages(IncidentReads incidents, IncidentExports exports, DlqRecords records, IncidentEdits edits) {
         this.incidents = incidents;
         this.exports = exports;
         this.records = records;
+        this.edits = edits;
     }
 
     /** The filter as the form shows it (blank fields: no filter). */
@@ -128,9 +131,12 @@ public class IncidentPages {
      * moments): the action's answer names what to expect, and the page's live part polls until it shows.
      */
     @GetMapping("/console/incidents/{id}")
-    String incident(@PathVariable String id, Model model) {
+    String incident(@PathVariable String id, Authentication caller, Model model) {
         Map<String, Object> flash = model.asMap();
         show(id, (IncidentStatus) flash.get("expectStatus"), (Integer) flash.get("expectAttempt"), model);
+        // its edits, side by side with the source record; the proposer is not offered the approval of their own edit
+        model.addAttribute("edits", edits.list(IncidentId.parse(id)));
+        model.addAttribute("principal", caller.getName());
         return "console/incident";
     }
 

@@ -41,6 +41,9 @@ public final class RefusalWords {
                 + "would write old data over newer state. Tick \"replay over a stale key\" and say why, if that is what you want.");
         WORDS.put(ReplayRefusal.KEY_FRESHNESS_UNKNOWN, "The stale-key check could not tell whether a newer record with the same key was "
                 + "already processed (too many records to read, or the broker did not answer). Override it only if you know.");
+        WORDS.put(ReplayRefusal.EDIT_UNKNOWN, "The incident has no edit with that number.");
+        WORDS.put(ReplayRefusal.EDIT_NOT_APPROVED, "The edit has not been approved yet: a second person with the APPROVER role approves it "
+                + "(its proposer cannot) before it can be replayed.");
     }
 
     private RefusalWords() {

@@ -26,12 +26,13 @@ public class IncidentReplays {
     /**
      * Asks for a replay of the incident's record at the location the read model recorded: the attempt, or every failed
      * condition (recorded on the incident too). A 404 problem for an unknown incident. {@code overrideStaleKey}: replay even
-     * though its target group has processed a newer record with the key (STALE_KEY), or the check could not tell.
+     * though its target group has processed a newer record with the key (STALE_KEY), or the check could not tell. {@code edit}:
+     * the approved edit to publish in place of the record's value and headers (null: the record as it is).
      */
-    public ReplayOutcome request(IncidentId incidentId, OperatorAction action, boolean overrideStaleKey) {
+    public ReplayOutcome request(IncidentId incidentId, OperatorAction action, boolean overrideStaleKey, Integer edit) {
         IncidentSummaryView incident = incidents.summary(incidentId);
         return requester.request(incidentId, new RecordLocation(incident.topic(), incident.partition(), incident.offset()),
-                incident.consumerGroup(), action, overrideStaleKey);
+                incident.consumerGroup(), action, overrideStaleKey, edit);
     }
 
     /** Ends an attempt whose outbox row is really gone as PUBLISH_UNKNOWN; refused while the row exists. */

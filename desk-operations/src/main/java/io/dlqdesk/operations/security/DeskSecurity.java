@@ -39,7 +39,7 @@ public class DeskSecurity {
 
     /**
      * admin > operator > viewer; an approver reads (to see what they approve) but is implied by no other role, so four-eyes
-     * needs a grant of its own; deployer and metrics stand alone.
+     * needs a grant of its own; so does an editor, who reads too; deployer and metrics stand alone.
      */
     @Bean
     static RoleHierarchy roleHierarchy() {
@@ -47,6 +47,7 @@ public class DeskSecurity {
                 .role(Role.ADMIN.name()).implies(Role.OPERATOR.name())
                 .role(Role.OPERATOR.name()).implies(Role.VIEWER.name())
                 .role(Role.APPROVER.name()).implies(Role.VIEWER.name())
+                .role(Role.EDITOR.name()).implies(Role.VIEWER.name())
                 .build();
     }
 
