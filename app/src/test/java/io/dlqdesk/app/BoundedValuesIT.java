@@ -130,11 +130,13 @@ class BoundedValuesIT {
         bounds.put("incident_summary.correlation_mismatches", Arrays.stream(CorrelationMismatch.values()).map(Enum::name)
                 .collect(Collectors.joining(", ", "[", "]")).length());
         for (String column : List.of("incident_history.principal", "replay_job.created_by", "replay_job.approved_by",
-                "replay_job_run.principal", "replay_switch_change.changed_by", "admin_action.principal", "replay_attempt.waived_by")) {
+                "replay_job_run.principal", "replay_switch_change.changed_by", "admin_action.principal", "replay_attempt.waived_by", "replay_edit.proposed_by",
+                "replay_edit.approved_by")) {
             bounds.put(column, OperatorAction.MAX_PRINCIPAL_LENGTH);
         }
         for (String column : List.of("incident_history.reason", "replay_job.reason", "replay_job.approval_reason", "replay_job_run.reason",
-                "replay_switch_change.reason", "admin_action.reason", "replay_attempt.waived_reason")) {
+                "replay_switch_change.reason", "admin_action.reason", "replay_attempt.waived_reason", "replay_edit.proposal_reason",
+                "replay_edit.approval_reason")) {
             bounds.put(column, OperatorAction.MAX_REASON_LENGTH);
         }
         bounds.put("replay_job.selection", CreateReplayJobCommand.MAX_SELECTION_LENGTH);
@@ -180,12 +182,16 @@ class BoundedValuesIT {
         for (String column : List.of("incident_summary.incident_id", "incident_history.incident_id", "incident_status_interval.incident_id",
                 "replay_attempt.incident_id", "replay_outbox.incident_id", "replay_job.job_id", "replay_job_active.job_id",
                 "replay_job_item.job_id", "replay_job_item.incident_id", "replay_job_refusal.job_id", "replay_job_run.job_id",
-                "notification_exception_group.first_incident_id", "admin_action.event_id")) {
+                "notification_exception_group.first_incident_id", "admin_action.event_id", "replay_edit.incident_id",
+                "replay_edit_content.incident_id")) {
             bounds.put(column, 36);
         }
         bounds.put("replay_outbox.replay_id", 36 + 1 + 10);
         bounds.put("incident_summary.key_sha256", 64);
-        bounds.put("replay_outbox.value_hash", 64);
+        for (String column : List.of("replay_outbox.value_hash", "replay_outbox.edit_content_hash", "replay_edit.edited_value_hash",
+                "replay_edit.content_hash", "replay_edit_content.content_hash", "replay_edit_content.value_hash")) {
+            bounds.put(column, 64);
+        }
         bounds.put("incident_summary.exception_group", 16);
         bounds.put("exception_group.exception_group", 16);
         bounds.put("notification_exception_group.exception_group", 16);

@@ -46,8 +46,8 @@ class FourEyesJobIT {
         Map<String, Object> settings = new HashMap<>(Map.of(
                 "dlqdesk.replay.jobs.approval.enabled", "true",
                 "dlqdesk.replay.jobs.approval.min-incidents", "3"));
-        user(settings, 5, "lead", "OPERATOR,APPROVER");
-        user(settings, 6, "approver", "APPROVER");
+        RunningApp.user(settings, 5, "lead", "OPERATOR,APPROVER");
+        RunningApp.user(settings, 6, "approver", "APPROVER");
         app = Replays.service(database, broker, NONCE, settings);
         await().atMost(WAIT).until(() -> Replays.incidentsOf(app, source).size() == 5);
     }
@@ -125,11 +125,5 @@ class FourEyesJobIT {
 
     private static int requestsOf(List<String> ids) {
         return ids.stream().mapToInt(id -> Replays.events(app, id, "ReplayRequested")).sum();
-    }
-
-    private static void user(Map<String, Object> settings, int index, String name, String roles) {
-        settings.put("dlqdesk.security.users[" + index + "].name", name);
-        settings.put("dlqdesk.security.users[" + index + "].password-hash", RunningApp.PASSWORD_HASH);
-        settings.put("dlqdesk.security.users[" + index + "].roles", roles);
     }
 }

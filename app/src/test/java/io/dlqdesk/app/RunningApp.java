@@ -55,6 +55,13 @@ final class RunningApp {
         return properties;
     }
 
+    /** Adds user {@code name} with {@code roles} (comma-separated) and the test password, at {@code index} past the five above. */
+    static void user(Map<String, Object> settings, int index, String name, String roles) {
+        settings.put("dlqdesk.security.users[" + index + "].name", name);
+        settings.put("dlqdesk.security.users[" + index + "].password-hash", PASSWORD_HASH);
+        settings.put("dlqdesk.security.users[" + index + "].roles", roles);
+    }
+
     static ConfigurableApplicationContext start(TestDatabase database, KafkaBroker broker, Map<String, Object> extra) {
         return run(properties(database, broker, extra));
     }

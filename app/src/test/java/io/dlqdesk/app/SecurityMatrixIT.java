@@ -96,6 +96,10 @@ class SecurityMatrixIT {
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/resolve", REASON, 401, 403, 403, 404, 404, 403),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/discard", REASON, 401, 403, 403, 404, 404, 403),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/replay", REASON, 401, 403, 403, 404, 404, 403),
+                // edits: read by every reader; proposed by EDITOR and approved by APPROVER alone, which no role here implies
+                new Row("GET", "/api/v1/incidents/" + UNKNOWN + "/edits", null, 401, 404, 403, 404, 404, 403),
+                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/edits", "{\"reason\":\"matrix\",\"value\":\"x\"}", 401, 403, 403, 403, 403, 403),
+                new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/edits/1/approve", REASON, 401, 403, 403, 403, 403, 403),
                 new Row("POST", "/api/v1/incidents/" + UNKNOWN + "/attempts/1/publish-unknown", REASON, 401, 403, 403, 403, 404, 403),
                 // an empty selection: the operator got past security (422), the viewer did not
                 new Row("POST", "/api/v1/replay-jobs", "{\"reason\":\"matrix\",\"incidentIds\":[]}", 401, 403, 403, 422, 422, 403),

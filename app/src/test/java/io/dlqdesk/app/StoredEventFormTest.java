@@ -1,11 +1,22 @@
 package io.dlqdesk.app;
 
 import io.dlqdesk.domain.api.IncidentOpened;
+import io.dlqdesk.domain.api.ReplayEditApproved;
+import io.dlqdesk.domain.api.ReplayEditProposed;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayRejected;
 import io.dlqdesk.domain.api.ReplayRequested;
 import io.dlqdesk.domain.api.RetryFailureCorrelated;
+import io.dlqdesk.domain.edit.AppliedEdit;
+import io.dlqdesk.domain.edit.EditDiff;
 import io.dlqdesk.domain.incident.IncidentId;
+import io.dlqdesk.domain.incident.OperatorAction;
+import io.dlqdesk.domain.record.EventId;
+import io.dlqdesk.domain.record.FailedRecord;
+import io.dlqdesk.domain.record.FailureKey;
+import io.dlqdesk.domain.record.PayloadHash;
+import io.dlqdesk.domain.record.RecordKey;
+import io.dlqdesk.domain.record.RecordLocation;
 import io.dlqdesk.domain.record.DlqDialect;
 import io.dlqdesk.domain.record.TimestampType;
 import io.dlqdesk.domain.replay.KeyFreshness;
@@ -16,6 +27,7 @@ import org.axonframework.serialization.SimpleSerializedType;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -113,11 +125,37 @@ class StoredEventFormTest {
                 + "\"replayDeadline\":\"2026-12-05T10:00:00Z\",\"owner\":\"desk\",\"requestedBy\":" + by + "}", ReplayRequested.class);
         assertThat(requested.keyFreshness()).isNull();
         assertThat(requested.staleKeyOverridden()).isFalse();
+        assertThat(requested.edit()).isNull();
+        assertThat(requested.publishedValueHash()).isEqualTo(requested.valueHash());
 
         ReplayRequested overridden = new ReplayRequested(requested.incidentId(), 1, requested.claimedFailure(), requested.sourceLocation(),
                 requested.targetGroup(), requested.key(), requested.eventId(), requested.valueHash(), requested.originalTimestamp(),
                 requested.replayDeadline(), requested.owner(), requested.requestedBy(), KeyFreshness.stale(57, "offset 57"), true);
         var serialized = serializer.serialize(overridden, byte[].class);
         assertThat(serializer.<byte[], ReplayRequested>deserialize(serialized)).isEqualTo(overridden);
+    }
+
+    /** An edit's events and a replay of it keep their diff (nulls for added and removed), hashes and principals as stored. */
+    @Test
+    void editsAndTheReplayOfAnEditReadBackAsStored() {
+        IncidentId id = IncidentId.parse("inc-" + "0".repeat(32));
+        OperatorAction by = new OperatorAction("eddie", "qty was wrong", java.time.Instant.parse("2026-11-28T10:01:00Z"));
+        PayloadHash edited = PayloadHash.of("{\"qty\":1}".getBytes(StandardCharsets.UTF_8));
+        PayloadHash content = PayloadHash.of("content".getBytes(StandardCharsets.UTF_8));
+        ReplayEditProposed proposed = new ReplayEditProposed(id, 1, edited, content, 9, new EditDiff(EditDiff.Kind.JSON,
+                List.of(new EditDiff.Change("/qty", "0", "1"), new EditDiff.Change("/note", "\"x\"", null)),
+                List.of(new EditDiff.Change("tenant[0]", null, "de"))), by);
+        assertThat(serializer.<byte[], ReplayEditProposed>deserialize(serializer.serialize(proposed, byte[].class))).isEqualTo(proposed);
+        ReplayEditApproved approved = new ReplayEditApproved(id, 1, new OperatorAction("bob", "checked", by.at()));
+        assertThat(serializer.<byte[], ReplayEditApproved>deserialize(serializer.serialize(approved, byte[].class))).isEqualTo(approved);
+
+        FailedRecord root = new FailedRecord(new FailureKey("orders", 3, 42L, "billing"), new RecordLocation("orders.dlq", 0, 9L),
+                RecordKey.of("order-7".getBytes(StandardCharsets.UTF_8)), new EventId("evt-0001"), null,
+                PayloadHash.of("{\"qty\":0}".getBytes(StandardCharsets.UTF_8)), null);
+        ReplayRequested ofEdit = ReplayRequested.of(id, 1, root.failureKey(), root, null, "desk", by, null, false, new AppliedEdit(1, edited, content));
+        ReplayRequested read = serializer.deserialize(serializer.serialize(ofEdit, byte[].class));
+        assertThat(read).isEqualTo(ofEdit);
+        assertThat(read.publishedValueHash()).isEqualTo(edited);
+        assertThat(read.valueHash()).isEqualTo(root.valueHash());
     }
 }
