@@ -158,8 +158,11 @@ class EditReplayIT {
         assertThat(none.statusCode()).as(none.body()).isEqualTo(400);
         assertThat(Replays.events(app, incident, "ReplayEditProposed")).isEqualTo(1);
 
-        // the console's form: refused with the code, then a value-only edit (the record's headers stay) is edit 2
+        // the console's form starts from the record's value, read when the dialog opens
         ConsoleSession editor = ConsoleSession.signedIn(app, "editor");
+        String box = editor.get(page() + "/edit-value").body();
+        assertThat(box).contains("id=\"edit-value\"").contains("&quot;note&quot; : &quot;rush&quot;").doesNotContain("edit-value-note");
+        // refused with the code, then a value-only edit (the record's headers stay) is edit 2
         HttpResponse<String> refused = editor.postWithToken(page(), page() + "/edits", Map.of("reason", "new id",
                 "value", EDITED_VALUE, "headers", "eventId: evt-8\r\ntenant: de"));
         assertThat(refused.statusCode()).isEqualTo(302);

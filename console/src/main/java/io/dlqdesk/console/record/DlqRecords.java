@@ -46,7 +46,7 @@ public final class DlqRecords {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Lookup(null, "interrupted while waiting to read the DLQ record; try again");
+            return new Lookup(null, "interrupted while waiting to read the record; try again");
         }
         try {
             return readNow(location);
@@ -71,10 +71,10 @@ public final class DlqRecords {
                     + " came back instead");
         }
         if (read instanceof SourceRead.NotThere notThere) {
-            return new Lookup(null, "the DLQ record is no longer there: " + notThere.detail());
+            return new Lookup(null, "the record is no longer there: " + notThere.detail());
         }
         if (read instanceof SourceRead.NothingReadable nothing) {
-            return new Lookup(null, "the DLQ record cannot be read: " + nothing.detail());
+            return new Lookup(null, "the record cannot be read: " + nothing.detail());
         }
         return new Lookup(null, "the broker could not be asked, try again: " + ((SourceRead.Unavailable) read).detail());
     }

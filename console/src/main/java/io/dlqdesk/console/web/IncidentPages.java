@@ -174,6 +174,14 @@ public class IncidentPages {
         return "console/record :: record";
     }
 
+    /** The propose dialog's value box, starting from the source record's value (read from its topic when the dialog opens). */
+    @GetMapping("/console/incidents/{id}/edit-value")
+    String editValue(@PathVariable String id, Model model) {
+        var incident = incidents.summary(IncidentId.parse(id));
+        model.addAttribute("lookup", records.read(new RecordLocation(incident.topic(), incident.partition(), incident.offset())));
+        return "console/edit-value :: edit-value";
+    }
+
     /** One failure's own DLQ record (a re-failure's, say), by its place in the history; 404 for a change that is not a failure. */
     @GetMapping("/console/incidents/{id}/failures/{sequence}/record")
     String failureRecord(@PathVariable String id, @PathVariable long sequence, Model model) {

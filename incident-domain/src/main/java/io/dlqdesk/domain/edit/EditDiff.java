@@ -14,7 +14,7 @@ import java.util.Objects;
  */
 public record EditDiff(Kind valueKind, List<Change> value, List<Change> headers) {
 
-    /** The events topic keeps records up to 1 MB; an edit's event keeps well under it. */
+    /** The events topic keeps records up to 1 MB: at most 3 bytes of UTF-8 a character, the diff stays under 600 KB. */
     public static final int MAX_CHARS = 200_000;
     public static final int MAX_AT_LENGTH = 1_000;
 

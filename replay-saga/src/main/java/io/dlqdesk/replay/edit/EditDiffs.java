@@ -52,8 +52,9 @@ public final class EditDiffs {
             jsonDiff("", beforeJson.get(), afterJson.get(), changes);
             return EditDiff.Kind.JSON;
         }
-        Optional<String> beforeText = text(before);
-        Optional<String> afterText = beforeText.isPresent() ? text(after) : Optional.empty();
+        // control characters would be escaped six-fold in the stored event: such values are compared as bytes
+        Optional<String> beforeText = text(before).filter(EditDiffs::printable);
+        Optional<String> afterText = beforeText.isPresent() ? text(after).filter(EditDiffs::printable) : Optional.empty();
         if (beforeText.isPresent() && afterText.isPresent()) {
             textDiff(beforeText.get(), afterText.get(), changes);
             return EditDiff.Kind.TEXT;
@@ -199,6 +200,10 @@ public final class EditDiffs {
         }
         return text(value).filter(text -> text.chars().noneMatch(Character::isISOControl))
                 .orElseGet(() -> "0x" + HexFormat.of().formatHex(value));
+    }
+
+    private static boolean printable(String text) {
+        return text.chars().noneMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r');
     }
 
     private static Optional<String> text(byte[] value) {

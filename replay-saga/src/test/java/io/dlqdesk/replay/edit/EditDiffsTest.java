@@ -45,8 +45,10 @@ class EditDiffsTest {
         EditDiff text = values("amount=10;currency=EUR", "amount=12;currency=EUR");
         assertThat(text.valueKind()).isEqualTo(EditDiff.Kind.TEXT);
         assertThat(text.value()).containsExactly(new EditDiff.Change("chars 8..9", "0", "2"));
-        // JSON before, not after: compared as text
+        // JSON before, not after: compared as text; text with control characters (other than tab and line breaks) as bytes
         assertThat(values("{\"a\":1}", "{\"a\":1").valueKind()).isEqualTo(EditDiff.Kind.TEXT);
+        assertThat(values("a\tb\r\nc", "a\tb\r\nd").valueKind()).isEqualTo(EditDiff.Kind.TEXT);
+        assertThat(values("a\u0001b", "a\u0001c").value()).containsExactly(new EditDiff.Change("bytes 2..3", "62", "63"));
 
         EditDiff bytes = EditDiffs.between(new byte[] {0, 1, (byte) 0xff, 3}, new byte[] {0, 7, 7, 3}, List.of(), null);
         assertThat(bytes.valueKind()).isEqualTo(EditDiff.Kind.BYTES);
