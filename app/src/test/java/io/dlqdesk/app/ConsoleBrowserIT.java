@@ -47,6 +47,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -102,11 +103,14 @@ class ConsoleBrowserIT {
         kafka = broker;
         IngestLedger.createTopic(broker, ORDERS, 1, Map.of());
         IngestLedger.createTopic(broker, DLQ, 1, Map.of());
-        app = Replays.service(database, broker, NONCE, Map.of(
+        Map<String, Object> settings = new HashMap<>(Map.of(
                 "dlqdesk.replay.allowed-topics", "it-.*",
                 "dlqdesk.replay.poll-interval", "200ms",
                 "dlqdesk.console.refresh-interval", "2s",
                 "dlqdesk.rollback.observation-interval", "200ms"));
+        RunningApp.user(settings, 5, "editor", "EDITOR");
+        RunningApp.user(settings, 6, "approver", "APPROVER");
+        app = Replays.service(database, broker, NONCE, settings);
         producer = IngestLedger.producer(broker, Map.of());
         base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
         Files.createDirectories(SCREENSHOTS);
@@ -525,6 +529,50 @@ class ConsoleBrowserIT {
     // ---------------------------------------------------------------------------------------------------------------------
 
     /** An incident from a real DLQ record whose original is on the source topic, byte for byte: it can be replayed. */
+    @Test
+    @Order(20)
+    void anEditorStartsFromTheRecordsValueASecondPersonApprovesTheDiffAndAnOperatorReplaysTheEdit() throws Exception {
+        String id = replayableIncident("edited");
+        signIn("editor");
+        openIncident(id);
+        browser.findElement(By.id("action-propose-edit")).click();
+        // the value box is filled from the record when the dialog opens
+        await().atMost(WAIT).ignoreExceptions().until(() -> browser.findElement(By.id("edit-value")).getAttribute("value").contains("12.5"));
+        WebElement value = browser.findElement(By.id("edit-value"));
+        value.clear();
+        value.sendKeys("{\"order\":\"edited\",\"amount\":12.75}");
+        browser.findElement(By.id("reason-propose-edit")).sendKeys("amount rounded by the producer's bug");
+        browser.findElement(By.id("confirm-propose-edit")).click();
+        await().atMost(WAIT).until(() -> !browser.findElements(By.cssSelector("#notice-done, #notice-refused")).isEmpty());
+        assertThat(text("#notice-done")).contains("Edit 1 proposed");
+        // the edits follow the read model until the proposal shows: no reload
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#edit-1")).contains("AWAITING_APPROVAL", "editor"));
+        assertThat(browser.findElements(By.id("action-approve-edit-1"))).as("an editor is no approver").isEmpty();
+        signOut();
+
+        signIn("approver");
+        openIncident(id);
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#edit-1 table.diff")).contains("/amount", "12.5", "12.75"));
+        act("approve-edit-1", "checked the invoice: 12.75");
+        assertThat(text("#notice-done")).contains("Edit 1 approved");
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#edit-1")).contains("APPROVED", "approver",
+                "checked the invoice: 12.75").doesNotContain("AWAITING_APPROVAL"));
+        screenshot("incident-edit");
+        copyToDocs("incident-edit");
+        signOut();
+
+        signIn("operator");
+        openIncident(id);
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(text("#edit-1")).contains("APPROVED", "approver"));
+        browser.findElement(By.id("action-replay")).click();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("replay-edit"))).selectByValue("1");
+        browser.findElement(By.id("reason-replay")).sendKeys("replay the approved edit");
+        browser.findElement(By.id("confirm-replay")).click();
+        await().atMost(WAIT).until(() -> !browser.findElements(By.cssSelector("#notice-done, #notice-refused")).isEmpty());
+        assertThat(text("#notice-done")).contains("attempt 1");
+        await().atMost(WAIT).until(() -> Replays.lastPayload(app, id, "ReplayRequested").contains("\"number\":1"));
+    }
+
     private static String replayableIncident(String name) throws Exception {
         byte[] key = ("order-" + name).getBytes(StandardCharsets.UTF_8);
         byte[] value = ("{\"order\":\"" + name + "\",\"amount\":12.5}").getBytes(StandardCharsets.UTF_8);

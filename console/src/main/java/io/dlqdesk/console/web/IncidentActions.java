@@ -103,6 +103,7 @@ public class IncidentActions {
             EditedContent content = new EditedContent(lf(value == null ? "" : value).getBytes(StandardCharsets.UTF_8), headers(headers));
             int edit = edits.propose(incidentId, content, action).edit();
             flash.addFlashAttribute("done", "Edit " + edit + " proposed; a second person with the APPROVER role approves it before it can be replayed.");
+            flash.addFlashAttribute("expectEdit", edit);
         } catch (InvalidValueException e) {
             flash.addFlashAttribute("refused", "Nothing was proposed: " + e.getMessage() + ".");
         } catch (IncidentCommandRefusedException e) {
@@ -122,6 +123,7 @@ public class IncidentActions {
         try {
             edits.approve(incidentId, edit, action);
             flash.addFlashAttribute("done", "Edit " + edit + " approved: a replay may now publish it.");
+            flash.addFlashAttribute("expectApprovedEdit", edit);
         } catch (IncidentCommandRefusedException e) {
             refused(flash, e);
         }

@@ -11,6 +11,7 @@ import io.dlqdesk.operations.export.IncidentExports;
 import io.dlqdesk.operations.incident.IncidentDetail;
 import io.dlqdesk.operations.incident.IncidentReads;
 import io.dlqdesk.operations.replay.IncidentEdits;
+import io.dlqdesk.projections.edit.ReplayEditView;
 import io.dlqdesk.projections.history.HistoryEntry;
 import io.dlqdesk.projections.incident.IncidentPage;
 import jakarta.servlet.http.HttpServletRequest;
@@ -134,10 +135,31 @@ public class IncidentPages {
     String incident(@PathVariable String id, Authentication caller, Model model) {
         Map<String, Object> flash = model.asMap();
         show(id, (IncidentStatus) flash.get("expectStatus"), (Integer) flash.get("expectAttempt"), model);
-        // its edits, side by side with the source record; the proposer is not offered the approval of their own edit
-        model.addAttribute("edits", edits.list(IncidentId.parse(id)));
-        model.addAttribute("principal", caller.getName());
+        showEdits(IncidentId.parse(id), (Integer) flash.get("expectEdit"), (Integer) flash.get("expectApprovedEdit"), caller, model);
         return "console/incident";
+    }
+
+    /** The edits again, polled while a proposal or an approval just made is not in the read model yet. */
+    @GetMapping("/console/incidents/{id}/edits-live")
+    String editsLive(@PathVariable String id, @RequestParam(required = false) Integer expectEdit,
+                     @RequestParam(required = false) Integer expectApprovedEdit, Authentication caller, Model model) {
+        showEdits(IncidentId.parse(id), expectEdit, expectApprovedEdit, caller, model);
+        return "console/incident :: edits";
+    }
+
+    /** Its edits, side by side with the source record; the proposer is not offered the approval of their own edit. */
+    private void showEdits(IncidentId incidentId, Integer expectEdit, Integer expectApprovedEdit, Authentication caller, Model model) {
+        List<ReplayEditView> shown = edits.list(incidentId);
+        boolean waiting = expectEdit != null && shown.size() < expectEdit
+                || expectApprovedEdit != null && shown.stream().noneMatch(edit -> edit.edit() == expectApprovedEdit && edit.approved());
+        model.addAttribute("incidentId", incidentId.value());
+        model.addAttribute("edits", shown);
+        model.addAttribute("principal", caller.getName());
+        model.addAttribute("editsWaiting", waiting);
+        model.addAttribute("editsUrl", UriComponentsBuilder.fromPath("/console/incidents/{id}/edits-live")
+                .queryParamIfPresent("expectEdit", java.util.Optional.ofNullable(waiting ? expectEdit : null))
+                .queryParamIfPresent("expectApprovedEdit", java.util.Optional.ofNullable(waiting ? expectApprovedEdit : null))
+                .buildAndExpand(incidentId.value()).toUriString());
     }
 
     /** Status, attempts and history again, polled while an attempt waits for its publish result or an action's effect is not shown yet. */
