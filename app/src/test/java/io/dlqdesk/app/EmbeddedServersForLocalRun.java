@@ -30,10 +30,13 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
     static final String DATABASE_PORT = "dlqdesk.embedded.database-port";
     static final String KAFKA_PORT = "dlqdesk.embedded.kafka-port";
     private static final String DATABASE_NAME = "dlqdesk";
-    private static final Map<Integer, String[]> LOCAL_USERS = Map.of(
+    static final Map<Integer, String[]> LOCAL_USERS = Map.of(
             0, new String[] {"viewer", "{bcrypt}$2a$10$qJjWno9iOO8BRxjnwULHp.9Pl5O4.XShGaoUNRayWa4jEqxxAfebK", "VIEWER"},
             1, new String[] {"operator", "{bcrypt}$2a$10$z3e5Wk7fy19nNeypk6MUMuHhfMTwFMF0NeordgW/veKjxhtuvW8x.", "OPERATOR"},
-            2, new String[] {"admin", "{bcrypt}$2a$10$CHP9AdClX3hSTky/U3y0rOsDem/PcxLiEUk8KZ/ZuPurzv4yUnJ9m", "ADMIN"});
+            2, new String[] {"admin", "{bcrypt}$2a$10$CHP9AdClX3hSTky/U3y0rOsDem/PcxLiEUk8KZ/ZuPurzv4yUnJ9m", "ADMIN"},
+            // a second person for the four-eyes features: an editor proposes edits, an approver approves them and replay jobs
+            3, new String[] {"editor", "{bcrypt}$2a$10$AX26o9y2OBn3TGdXwRnMNOrM2GJTugMUh2JwFd3xZwmtjCSsxIQFe", "EDITOR"},
+            4, new String[] {"approver", "{bcrypt}$2a$10$ghqaAngiAjfi7OKx6fHj1u6b002t9KuhQNOeuVEDZUQ5e28ndSzua", "APPROVER"});
 
     private final List<Runnable> stops = new ArrayList<>();
 
@@ -90,7 +93,8 @@ final class EmbeddedServersForLocalRun implements ApplicationListener<Applicatio
                 properties.put("dlqdesk.security.users[" + index + "].password-hash", user[1]);
                 properties.put("dlqdesk.security.users[" + index + "].roles", user[2]);
             });
-            System.out.println("[embedded] local users: viewer/viewer-local, operator/operator-local, admin/admin-local");
+            System.out.println("[embedded] local users: viewer/viewer-local, operator/operator-local, admin/admin-local,"
+                    + " editor/editor-local, approver/approver-local");
         }
         env.getPropertySources().addFirst(new MapPropertySource("embeddedServers", properties));
     }
