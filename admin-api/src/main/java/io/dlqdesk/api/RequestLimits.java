@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Bounds on what an API request body may cost before and while it is parsed: its bytes are checked against its
@@ -39,6 +40,8 @@ public class RequestLimits implements WebMvcConfigurer {
     static final URI TOO_LARGE = URI.create("urn:dlqdesk:problem:too-large");
     /** Our bodies nest three levels at most (a job's filter); Jackson's default allows 1,000. */
     static final int MAX_NESTING = 16;
+    /** An edit's proposal: {@code POST /api/v1/incidents/{id}/edits} (the firewall has refused encoded slashes and dots by now). */
+    private static final Pattern EDIT_PROPOSAL = Pattern.compile("/api/v1/incidents/[^/]+/edits");
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH", "DELETE");
 
     /** A body that went on past its limit while it was read (it had no Content-Length, or a false one). */
@@ -79,8 +82,14 @@ public class RequestLimits implements WebMvcConfigurer {
     }
 
     private long limitOf(HttpServletRequest request) {
-        boolean job = "POST".equals(request.getMethod()) && request.getServletPath().equals("/api/v1/replay-jobs");
-        return (job ? limits.maxReplayJobBodySize() : limits.maxBodySize()).toBytes();
+        if (!"POST".equals(request.getMethod())) {
+            return limits.maxBodySize().toBytes();
+        }
+        String path = request.getServletPath();
+        if (path.equals("/api/v1/replay-jobs")) {
+            return limits.maxReplayJobBodySize().toBytes();
+        }
+        return EDIT_PROPOSAL.matcher(path).matches() ? limits.maxEditBodySize().toBytes() : limits.maxBodySize().toBytes();
     }
 
     /** The API's JSON reader: bounded tokens and depth, no unknown field. Responses are written as before. */
@@ -93,7 +102,7 @@ public class RequestLimits implements WebMvcConfigurer {
                 bounded.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                         .maxNestingDepth(MAX_NESTING)
                         .maxTokenCount(limits.maxBodyTokens())
-                        .maxDocumentLength(limits.maxReplayJobBodySize().toBytes())
+                        .maxDocumentLength(Math.max(limits.maxReplayJobBodySize().toBytes(), limits.maxEditBodySize().toBytes()))
                         .build());
                 jackson.setObjectMapper(bounded);
             }

@@ -36,6 +36,7 @@ class RequestLimitsTest {
     void theShippedLimits() {
         assertThat(SHIPPED.maxBodySize()).isEqualTo(DataSize.ofKilobytes(16));
         assertThat(SHIPPED.maxReplayJobBodySize()).isEqualTo(DataSize.ofMegabytes(1));
+        assertThat(SHIPPED.maxEditBodySize()).isEqualTo(DataSize.ofMegabytes(3));
         assertThat(SHIPPED.maxBodyTokens()).isEqualTo(25_000);
     }
 

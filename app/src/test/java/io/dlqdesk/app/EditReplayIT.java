@@ -156,6 +156,12 @@ class EditReplayIT {
         assertThat(both.statusCode()).as(both.body()).isEqualTo(400);
         HttpResponse<String> none = propose("{\"reason\":\"none\"}");
         assertThat(none.statusCode()).as(none.body()).isEqualTo(400);
+        // a proposal's body may be as large as dlqdesk.api.max-edit-body-size (3MB), far beyond a command's; its value is bounded
+        HttpResponse<String> tooLong = propose("{\"reason\":\"long\",\"value\":\"" + "x".repeat(2_000_000) + "\"}");
+        assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(400);
+        assertThat(tooLong.body()).contains("at most 1000000 bytes");
+        HttpResponse<String> tooLarge = propose("{\"reason\":\"huge\",\"value\":\"" + "x".repeat(3_200_000) + "\"}");
+        assertThat(tooLarge.statusCode()).as(tooLarge.body()).isEqualTo(413);
         assertThat(Replays.events(app, incident, "ReplayEditProposed")).isEqualTo(1);
 
         // the console's form starts from the record's value, read when the dialog opens
