@@ -100,7 +100,10 @@ public class IncidentActions {
             return back(incidentId);
         }
         try {
-            EditedContent content = new EditedContent(lf(value == null ? "" : value).getBytes(StandardCharsets.UTF_8), headers(headers));
+            if (value == null) { // never an empty edit in its place: a form the server did not read whole has no fields
+                throw new InvalidValueException("no edited value was received");
+            }
+            EditedContent content = new EditedContent(lf(value).getBytes(StandardCharsets.UTF_8), headers(headers));
             int edit = edits.propose(incidentId, content, action).edit();
             flash.addFlashAttribute("done", "Edit " + edit + " proposed; a second person with the APPROVER role approves it before it can be replayed.");
             flash.addFlashAttribute("expectEdit", edit);
