@@ -11,7 +11,10 @@ import io.dlqdesk.domain.api.ReplayJobCancelled;
 import io.dlqdesk.domain.api.ReplayJobCreated;
 import io.dlqdesk.domain.api.ReplayJobPaused;
 import io.dlqdesk.domain.api.ReplayJobResumed;
+import io.dlqdesk.domain.api.ReplayEditApproved;
+import io.dlqdesk.domain.api.ReplayEditProposed;
 import io.dlqdesk.domain.api.ReplayRequested;
+import io.dlqdesk.domain.edit.EditDiff;
 import io.dlqdesk.domain.incident.IncidentId;
 import io.dlqdesk.domain.incident.OperatorAction;
 import io.dlqdesk.domain.job.ReplayJobId;
@@ -104,6 +107,8 @@ class ProjectionBatchingIT {
     void theSameEventsGiveTheSameTablesWhateverTheBatchSize() {
         List<DomainEventMessage<?>> events = new ArrayList<>(IncidentStory.told(20260301L, 80, 900));
         events.addAll(jobStory(events));
+        List<DomainEventMessage<?>> edits = editStory(events);
+        events.addAll(edits);
 
         Map<String, List<Map<String, Object>>> oneByOne = rebuild(events, 1, false);
         assertThat(oneByOne.get("incident_summary")).hasSize(80);
@@ -116,6 +121,8 @@ class ProjectionBatchingIT {
                 .hasSize((int) (events.stream().filter(event -> event.getType().equals("Incident")).count() - duplicates + withDuplicates) + 6);
         assertThat(oneByOne.get("replay_attempt")).isNotEmpty();
         assertThat(oneByOne.get("replay_job")).hasSize(2);
+        assertThat(oneByOne.get("replay_edit")).as("three edits, two approved").hasSize(3)
+                .filteredOn(row -> row.get("approved_by") != null).hasSize(2);
         assertThat(oneByOne.get("replay_job_refusal")).isNotEmpty();
         assertThat(oneByOne.get("replay_job_active")).as("the paused job; the cancelled one left").hasSize(1);
         assertCountsAreTheSummaryGrouped();
@@ -125,6 +132,9 @@ class ProjectionBatchingIT {
         assertThat(rebuild(events, 1000, false)).isEqualTo(oneByOne);
         assertCountsAreTheSummaryGrouped();
         assertThat(rebuild(events, 0, false)).as("outside any unit of work").isEqualTo(oneByOne);
+        List<DomainEventMessage<?>> editsAgain = new ArrayList<>(events);
+        editsAgain.addAll(edits);
+        assertThat(rebuild(editsAgain, 7, false)).as("an edit's events handled again add nothing").isEqualTo(oneByOne);
         assertThat(rebuild(events, 13, true)).as("every batch rolled back once after its writes, then run again").isEqualTo(oneByOne);
         assertCountsAreTheSummaryGrouped();
         // events handled again after their batch committed: the history keeps its promise that a replayed event adds nothing,
@@ -301,6 +311,32 @@ class ProjectionBatchingIT {
         return events;
     }
 
+    /** Edits of the story's first three incidents, each after its last event: all proposed, the first two approved. */
+    private static List<DomainEventMessage<?>> editStory(List<DomainEventMessage<?>> story) {
+        List<DomainEventMessage<?>> events = new ArrayList<>();
+        List<String> incidents = story.stream().filter(event -> event.getType().equals("Incident")).map(DomainEventMessage::getAggregateIdentifier)
+                .distinct().limit(3).toList();
+        Instant at = story.get(story.size() - 1).getTimestamp().plusSeconds(5);
+        for (int i = 0; i < incidents.size(); i++) {
+            String id = incidents.get(i);
+            long seq = story.stream().filter(event -> event.getAggregateIdentifier().equals(id)).mapToLong(DomainEventMessage::getSequenceNumber)
+                    .max().orElseThrow();
+            List<Object> edit = new ArrayList<>(List.of(new ReplayEditProposed(new IncidentId(id), 1,
+                    io.dlqdesk.domain.record.PayloadHash.of(new byte[] {(byte) i}), io.dlqdesk.domain.record.PayloadHash.of(new byte[] {(byte) i, 1}),
+                    1, new EditDiff(EditDiff.Kind.JSON, List.of(new EditDiff.Change("/qty", "0", Integer.toString(i))), List.of()),
+                    new OperatorAction("eddie", "qty " + i, at))));
+            if (i < 2) {
+                edit.add(new ReplayEditApproved(new IncidentId(id), 1, new OperatorAction("bob", "checked", at)));
+            }
+            for (Object payload : edit) {
+                seq++;
+                events.add(new GenericDomainEventMessage<>("Incident", id, seq, payload, MetaData.emptyInstance(), "msg-" + id + "-" + seq,
+                        at.plusMillis(seq)));
+            }
+        }
+        return events;
+    }
+
     /** The counts table is the summary table grouped by each dimension (and the gauges' topic and group) and status. */
     private static void assertCountsAreTheSummaryGrouped() {
         List<Map<String, Object>> grouped = jdbc().queryForList("SELECT dimension, value, status, incidents FROM ("
@@ -332,6 +368,7 @@ class ProjectionBatchingIT {
         tables.put("replay_job", "SELECT * FROM replay_job ORDER BY job_id");
         tables.put("replay_job_refusal", "SELECT * FROM replay_job_refusal ORDER BY job_id, refusal");
         tables.put("replay_job_active", "SELECT * FROM replay_job_active ORDER BY job_id");
+        tables.put("replay_edit", "SELECT * FROM replay_edit ORDER BY incident_id, edit");
         return tables;
     }
 }

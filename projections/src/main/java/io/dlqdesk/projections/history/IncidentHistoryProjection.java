@@ -325,6 +325,7 @@ public class IncidentHistoryProjection {
         pending.discard();
         jdbc.update("DELETE FROM incident_history");
         jdbc.update("DELETE FROM admin_action");
+        jdbc.update("DELETE FROM replay_edit");
     }
 
     private void row(IncidentId incidentId, long seq, String type, Instant at, OperatorAction action, Integer attempt, String detail) {
