@@ -58,6 +58,14 @@ class BulkReplayIT {
     /** Well formed (job- and 32 hex digits), never made. */
     private static final String UNKNOWN_JOB = "job-" + "0".repeat(32);
 
+    /**
+     * Each scenario's source topic (by name, with its topic config) and its DLQ, made before the service starts: its ingest
+     * reads DLQ topics by pattern, and one made later is found only at the consumer's next metadata refresh (up to 30 s).
+     */
+    private static final Map<String, Map<String, String>> SCENARIOS = Map.of(
+            "rate", LOG_APPEND_TIME, "cancel", LOG_APPEND_TIME, "switch", LOG_APPEND_TIME, "overlap", LOG_APPEND_TIME,
+            "canary", Map.of(), "dry", Map.of());
+
     private static KafkaBroker broker;
     private static ConfigurableApplicationContext app;
     private static JdbcTemplate jdbc;
@@ -66,6 +74,10 @@ class BulkReplayIT {
     @BeforeAll
     static void start(TestDatabase database, KafkaBroker kafka) throws Exception {
         broker = kafka;
+        for (Map.Entry<String, Map<String, String>> scenario : SCENARIOS.entrySet()) {
+            IngestLedger.createTopic(broker, "it-" + NONCE + "-" + scenario.getKey(), 2, scenario.getValue());
+            IngestLedger.createTopic(broker, "it-" + NONCE + "-" + scenario.getKey() + ".dlq", 2, Map.of());
+        }
         app = RunningApp.start(database, broker, Map.of(
                 "dlqdesk.ingest.topic-pattern", "it-" + NONCE + "-.*\\.dlq",
                 "dlqdesk.ingest.group-id", "ingest-" + NONCE,
@@ -90,9 +102,7 @@ class BulkReplayIT {
      * ingest opened for them. CreateTime: a re-failure correlates only when the replay kept the original timestamp.
      */
     private static Scenario failing(String name, int count) throws Exception {
-        String topic = "it-" + NONCE + "-" + name;
-        IngestLedger.createTopic(broker, topic, 2, Map.of());
-        IngestLedger.createTopic(broker, topic + ".dlq", 2, Map.of());
+        String topic = scenarioTopic(name, Map.of());
         OrdersService service = new OrdersService(broker, topic, name + "-service");
         services.add(service);
         Set<String> eventIds = new HashSet<>();
@@ -119,10 +129,8 @@ class BulkReplayIT {
      * through the listener), and that group's listener started past them, processing what is replayed to it.
      */
     private static Scenario deadLettered(String name, int count) throws Exception {
-        String topic = "it-" + NONCE + "-" + name;
+        String topic = scenarioTopic(name, LOG_APPEND_TIME);
         String group = name + "-service";
-        IngestLedger.createTopic(broker, topic, 2, LOG_APPEND_TIME);
-        IngestLedger.createTopic(broker, topic + ".dlq", 2, Map.of());
         Map<String, String> eventIds = FaultRuns.replayableFailures(broker, topic, topic + ".dlq", group, count);
         Map<TopicPartition, Long> ends = endOffsets(topic);
         try (var admin = broker.admin()) {
@@ -135,6 +143,15 @@ class BulkReplayIT {
         service.start();
         await().atMost(WAIT).until(() -> incidentsOf(topic).size() == count);
         return new Scenario(topic, service, new HashSet<>(eventIds.values()), ends);
+    }
+
+    /** The source topic of a scenario of {@link #SCENARIOS}, made at start with {@code config}. */
+    private static String scenarioTopic(String name, Map<String, String> config) {
+        if (!config.equals(SCENARIOS.get(name))) {
+            throw new IllegalStateException("scenario " + name + ": its topics must be made before the service starts, with " + config
+                    + " (add it to SCENARIOS)");
+        }
+        return "it-" + NONCE + "-" + name;
     }
 
     private record Scenario(String topic, OrdersService service, Set<String> eventIds, Map<TopicPartition, Long> endsBeforeReplay) {

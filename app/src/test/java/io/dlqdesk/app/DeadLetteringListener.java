@@ -48,7 +48,10 @@ final class DeadLetteringListener implements AutoCloseable {
         properties.setMessageListener((MessageListener<byte[], byte[]>) handler::accept);
         container = new KafkaMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                // a failure seeks back (DefaultErrorHandler), and the next fetch waits for the broker's answer on the partitions
+                // without data: at Kafka's default 500 ms, sixty failures take thirty seconds to reach the DLQ
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50), new ByteArrayDeserializer(), new ByteArrayDeserializer()), properties);
         // the handler's own back-off is the replay one: with a back-off that never retries it would not ask the function at all
         DefaultErrorHandler errors = new DefaultErrorHandler(recoverer, replayBackOff);
         errors.setBackOffFunction((record, e) -> record.headers().lastHeader("dlq-incident-attempt") != null ? replayBackOff : NO_RETRIES);

@@ -62,12 +62,17 @@ class ParkedEventsIT {
         // the events topic takes records up to 8 KB: an incident event carrying a long exception message is too large for it
         IngestLedger.createTopic(broker, EVENTS, 1, Map.of("max.message.bytes", "8192"));
         IngestLedger.createTopic(broker, ORDERS + ".dlq", 1, Map.of());
-        app = Replays.service(database, broker, NONCE, Map.of(
-                "dlqdesk.replay.allowed-topics", "it-.*",
-                "dlqdesk.replay.poll-interval", "200ms",
-                "dlqdesk.rollback.observation-interval", "200ms",
-                "dlqdesk.rollback.read-model-wait", "3s",
-                "dlqdesk.processors.stall-timeout", "10s"));
+        app = Replays.service(database, broker, NONCE, Map.ofEntries(
+                Map.entry("dlqdesk.replay.allowed-topics", "it-.*"),
+                Map.entry("dlqdesk.replay.poll-interval", "200ms"),
+                Map.entry("dlqdesk.rollback.observation-interval", "200ms"),
+                Map.entry("dlqdesk.rollback.read-model-wait", "3s"),
+                Map.entry("dlqdesk.processors.stall-timeout", "10s"),
+                // a failed batch's segment is released and claimed again at the coordinator's next claim round: Axon's 5 s
+                // made each of the attempts before a parking wait 5 s; at 500 ms the same attempts run within a second or two
+                Map.entry("axon.eventhandling.processors.incident-read-models.token-claim-interval", "500"),
+                Map.entry("axon.eventhandling.processors.rollback-facts.token-claim-interval", "500"),
+                Map.entry("axon.eventhandling.processors.replay-saga.token-claim-interval", "500")));
         producer = IngestLedger.producer(broker, Map.of());
         jdbc = app.getBean(JdbcTemplate.class);
     }

@@ -38,7 +38,9 @@ class SecurityIT {
     private static ConfigurableApplicationContext app;
 
     @BeforeAll
-    static void start(TestDatabase database, KafkaBroker broker) {
+    static void start(TestDatabase database, KafkaBroker broker) throws Exception {
+        // made before the service starts: its ingest finds a DLQ topic made later only at its next metadata refresh (up to 30 s)
+        IngestLedger.createTopic(broker, DLQ_TOPIC, 1, Map.of());
         app = RunningApp.start(database, broker, Map.of("dlqdesk.events-topic", "it-security-" + NONCE,
                 "dlqdesk.ingest.topic-pattern", "it-security-" + NONCE + "-.*\\.dlq",
                 // this test's client plays the TLS-terminating proxy
