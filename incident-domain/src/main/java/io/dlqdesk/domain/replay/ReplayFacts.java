@@ -52,15 +52,6 @@ public record ReplayFacts(
         Objects.requireNonNull(edit, "edit");
     }
 
-    /** Facts of a request naming no edit. */
-    public ReplayFacts(IncidentStatus status, EventId eventId, String failedGroup, RecordLocation originalLocation, RecordKey key,
-                       PayloadHash valueHash, OriginalTimestamp originalTimestamp, Instant replayDeadline, int attemptsSoFar,
-                       boolean attemptRequested, PublishStatus claimedStatus, SourceRecordFacts source, ReplayPolicy policy, boolean switchOn,
-                       Instant now, KeyFreshness keyFreshness, boolean staleKeyOverridden) {
-        this(status, eventId, failedGroup, originalLocation, key, valueHash, originalTimestamp, replayDeadline, attemptsSoFar, attemptRequested,
-                claimedStatus, source, policy, switchOn, now, keyFreshness, staleKeyOverridden, RequestedEdit.NONE);
-    }
-
     /**
      * What the incident knows of its attempts.
      *

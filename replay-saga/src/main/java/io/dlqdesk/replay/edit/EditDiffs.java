@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlqdesk.domain.edit.EditDiff;
+import io.dlqdesk.record.DltHeaderReader;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
@@ -30,18 +29,14 @@ public final class EditDiffs {
     private EditDiffs() {
     }
 
-    /** A header as the diff reads it: its name and value (null: a header without one). */
-    public record HeaderValue(String name, byte[] value) {
-    }
-
     /**
      * @param sourceHeaders the source record's headers, in order
-     * @param editedHeaders the edit's headers, or null when it keeps the source record's
+     * @param editedHeaders the headers the replay would carry (the source record's, when the edit keeps them)
      */
-    public static EditDiff between(byte[] sourceValue, byte[] editedValue, List<HeaderValue> sourceHeaders, List<HeaderValue> editedHeaders) {
+    public static EditDiff between(byte[] sourceValue, byte[] editedValue, Headers sourceHeaders, Headers editedHeaders) {
         List<EditDiff.Change> valueChanges = new ArrayList<>();
         EditDiff.Kind kind = valueDiff(sourceValue, editedValue, valueChanges);
-        List<EditDiff.Change> headerChanges = editedHeaders == null ? List.of() : headerDiff(sourceHeaders, editedHeaders);
+        List<EditDiff.Change> headerChanges = headerDiff(sourceHeaders, editedHeaders);
         return new EditDiff(kind, valueChanges, headerChanges);
     }
 
@@ -164,7 +159,7 @@ public final class EditDiffs {
     }
 
     /** Headers by name, then by position among the headers of that name. */
-    private static List<EditDiff.Change> headerDiff(List<HeaderValue> before, List<HeaderValue> after) {
+    private static List<EditDiff.Change> headerDiff(Headers before, Headers after) {
         Map<String, List<byte[]>> beforeByName = byName(before);
         Map<String, List<byte[]>> afterByName = byName(after);
         Map<String, Boolean> names = new LinkedHashMap<>();
@@ -185,10 +180,10 @@ public final class EditDiffs {
         return changes;
     }
 
-    private static Map<String, List<byte[]>> byName(List<HeaderValue> headers) {
+    private static Map<String, List<byte[]>> byName(Headers headers) {
         Map<String, List<byte[]>> byName = new LinkedHashMap<>();
-        for (HeaderValue header : headers) {
-            byName.computeIfAbsent(header.name(), name -> new ArrayList<>()).add(header.value());
+        for (Header header : headers) {
+            byName.computeIfAbsent(header.key(), name -> new ArrayList<>()).add(header.value());
         }
         return byName;
     }
@@ -207,11 +202,6 @@ public final class EditDiffs {
     }
 
     private static Optional<String> text(byte[] value) {
-        try {
-            return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString());
-        } catch (CharacterCodingException e) {
-            return Optional.empty();
-        }
+        return Optional.ofNullable(DltHeaderReader.strictUtf8(value));
     }
 }

@@ -13,13 +13,11 @@ import io.dlqdesk.replay.request.SourceUnavailableException;
 import io.dlqdesk.replay.source.SourceRead;
 import io.dlqdesk.replay.source.SourceRecordReader;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.header.Headers;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Proposes an edit: reads the source record back (a side effect, so here and not in the aggregate), diffs the edit against
@@ -50,12 +48,9 @@ public class EditProposer {
      */
     public Proposal propose(IncidentId incidentId, RecordLocation source, EditedContent edit, OperatorAction proposedBy) {
         ConsumerRecord<byte[], byte[]> record = sourceRecord(incidentId, source);
-        List<EditDiffs.HeaderValue> sourceHeaders = new ArrayList<>();
-        record.headers().forEach(header -> sourceHeaders.add(new EditDiffs.HeaderValue(header.key(), header.value())));
-        List<EditDiffs.HeaderValue> editedHeaders = edit.headers() == null ? null
-                : edit.headers().stream().map(header -> new EditDiffs.HeaderValue(header.name(), header.value())).toList();
-        EditDiff diff = EditDiffs.between(record.value(), edit.value(), sourceHeaders, editedHeaders);
-        EventId editedEventId = eventIds.extract(source.topic(), editedHeaders == null ? record.headers() : kafkaHeaders(edit), edit.value());
+        Headers editedHeaders = edit.replacing(record.headers());
+        EditDiff diff = EditDiffs.between(record.value(), edit.value(), record.headers(), editedHeaders);
+        EventId editedEventId = eventIds.extract(source.topic(), editedHeaders, edit.value());
         contents.save(incidentId, edit);
         int number = commands.sendAndWait(new ProposeReplayEditCommand(incidentId, edit.valueHash(), edit.hash(), editedEventId,
                 edit.value().length, diff, proposedBy));
@@ -84,11 +79,5 @@ public class EditProposer {
                     + " is a tombstone: it is never replayed");
         }
         return found.record();
-    }
-
-    private static RecordHeaders kafkaHeaders(EditedContent edit) {
-        RecordHeaders headers = new RecordHeaders();
-        edit.headers().forEach(header -> headers.add(header.name(), header.value()));
-        return headers;
     }
 }

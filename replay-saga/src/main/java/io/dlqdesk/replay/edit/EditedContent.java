@@ -4,6 +4,8 @@ import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.edit.ProposeReplayEditCommand;
 import io.dlqdesk.domain.record.PayloadHash;
 import io.dlqdesk.domain.record.Sha256;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -89,6 +91,16 @@ public record EditedContent(byte[] value, List<Header> headers) {
             throw new UncheckedIOException(e);
         }
         return new PayloadHash(HexFormat.of().formatHex(Sha256.digest(bytes.toByteArray())));
+    }
+
+    /** The headers a replay of this edit carries: its own, or {@code source}'s when it keeps them. */
+    public Headers replacing(Headers source) {
+        if (headers == null) {
+            return source;
+        }
+        RecordHeaders edited = new RecordHeaders();
+        headers.forEach(header -> edited.add(header.name(), header.value()));
+        return edited;
     }
 
     /** The headers as stored: null when the source record's are kept. */

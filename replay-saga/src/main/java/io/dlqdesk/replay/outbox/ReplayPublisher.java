@@ -93,13 +93,9 @@ public class ReplayPublisher implements AutoCloseable {
      */
     public ProducerRecord<byte[], byte[]> replayOf(ConsumerRecord<byte[], byte[]> source, OutboxRow row, EditedContent edit) {
         RecordHeaders headers = new RecordHeaders();
-        if (edit != null && edit.headers() != null) {
-            edit.headers().stream().filter(header -> copied(header.name())).forEach(header -> headers.add(header.name(), header.value()));
-        } else {
-            for (Header header : source.headers()) {
-                if (copied(header.key())) {
-                    headers.add(header.key(), header.value());
-                }
+        for (Header header : edit == null ? source.headers() : edit.replacing(source.headers())) {
+            if (copied(header.key())) {
+                headers.add(header.key(), header.value());
             }
         }
         byte[] value = edit == null ? source.value() : edit.value();

@@ -2,6 +2,8 @@ package io.dlqdesk.replay.edit;
 
 import io.dlqdesk.domain.InvalidValueException;
 import io.dlqdesk.domain.edit.EditDiff;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -12,12 +14,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EditDiffsTest {
 
+    private static final Headers NO_HEADERS = new RecordHeaders();
+
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static EditDiff values(String before, String after) {
-        return EditDiffs.between(utf8(before), utf8(after), List.of(), null);
+        return EditDiffs.between(utf8(before), utf8(after), NO_HEADERS, NO_HEADERS);
     }
 
     @Test
@@ -50,10 +54,10 @@ class EditDiffsTest {
         assertThat(values("a\tb\r\nc", "a\tb\r\nd").valueKind()).isEqualTo(EditDiff.Kind.TEXT);
         assertThat(values("a\u0001b", "a\u0001c").value()).containsExactly(new EditDiff.Change("bytes 2..3", "62", "63"));
 
-        EditDiff bytes = EditDiffs.between(new byte[] {0, 1, (byte) 0xff, 3}, new byte[] {0, 7, 7, 3}, List.of(), null);
+        EditDiff bytes = EditDiffs.between(new byte[] {0, 1, (byte) 0xff, 3}, new byte[] {0, 7, 7, 3}, NO_HEADERS, NO_HEADERS);
         assertThat(bytes.valueKind()).isEqualTo(EditDiff.Kind.BYTES);
         assertThat(bytes.value()).containsExactly(new EditDiff.Change("bytes 1..3", "01ff", "0707"));
-        assertThat(EditDiffs.between(new byte[] {(byte) 0xff}, new byte[] {(byte) 0xff}, List.of(), null).changesNothing()).isTrue();
+        assertThat(EditDiffs.between(new byte[] {(byte) 0xff}, new byte[] {(byte) 0xff}, NO_HEADERS, NO_HEADERS).changesNothing()).isTrue();
     }
 
     @Test
@@ -64,17 +68,18 @@ class EditDiffsTest {
 
     @Test
     void headersAreComparedByNameAndPositionAndKeptHeadersAreNoChange() {
-        List<EditDiffs.HeaderValue> source = List.of(new EditDiffs.HeaderValue("tenant", utf8("eu")), new EditDiffs.HeaderValue("tag", utf8("a")),
-                new EditDiffs.HeaderValue("tag", utf8("b")), new EditDiffs.HeaderValue("bin", new byte[] {1, 2}));
-        List<EditDiffs.HeaderValue> edited = List.of(new EditDiffs.HeaderValue("tag", utf8("a")), new EditDiffs.HeaderValue("tenant", utf8("de")),
-                new EditDiffs.HeaderValue("bin", new byte[] {1, 2}), new EditDiffs.HeaderValue("flag", null));
+        Headers source = new RecordHeaders().add("tenant", utf8("eu")).add("tag", utf8("a")).add("tag", utf8("b"))
+                .add("bin", new byte[] {1, 2});
+        Headers edited = new RecordHeaders().add("tag", utf8("a")).add("tenant", utf8("de")).add("bin", new byte[] {1, 2})
+                .add("flag", null);
         EditDiff diff = EditDiffs.between(utf8("x"), utf8("x"), source, edited);
         assertThat(diff.value()).isEmpty();
         assertThat(diff.headers()).containsExactly(
                 new EditDiff.Change("tenant[0]", "eu", "de"),
                 new EditDiff.Change("tag[1]", "b", null),
                 new EditDiff.Change("flag[0]", null, "(no value)"));
-        assertThat(EditDiffs.between(utf8("x"), utf8("y"), source, null).headers()).isEmpty();
+        // an edit that keeps the record's headers
+        assertThat(EditDiffs.between(utf8("x"), utf8("y"), source, new EditedContent(utf8("y"), null).replacing(source)).headers()).isEmpty();
         assertThat(EditDiffs.shown(new byte[] {1, 2})).isEqualTo("0x0102");
     }
 
