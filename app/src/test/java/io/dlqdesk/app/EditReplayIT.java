@@ -82,7 +82,10 @@ class EditReplayIT {
         }
         Map<String, Object> settings = new HashMap<>(Map.of(
                 "dlqdesk.replay.signing.active-key-id", KEY_ID,
-                "dlqdesk.replay.signing.keys." + KEY_ID, SECRET));
+                "dlqdesk.replay.signing.keys." + KEY_ID, SECRET,
+                // the altered edit's attempt fails its tries quickly
+                "dlqdesk.replay.max-tries", "2",
+                "dlqdesk.replay.initial-backoff", "200ms"));
         RunningApp.user(settings, 5, "editor", "EDITOR,APPROVER"); // may approve, but never their own edit
         RunningApp.user(settings, 6, "approver", "APPROVER");
         app = Replays.service(database, broker, NONCE, settings);
@@ -272,6 +275,25 @@ class EditReplayIT {
         assertThat(Replays.events(app, incident, "RetryFailureCorrelated")).isEqualTo(1);
     }
 
+    @Test
+    @Order(7)
+    void anApprovedEditWhoseStoredBytesWereAlteredSinceIsNeverPublishedItsAttemptFails() throws Exception {
+        assertThat(approve(2, "approver", "qty 2 checked").statusCode()).isEqualTo(204);
+        await().atMost(WAIT).until(() -> edits("viewer").get(1).path("approval").isObject());
+        int altered = app.getBean(org.springframework.jdbc.core.JdbcTemplate.class).update(
+                "UPDATE replay_edit_content SET edited_value = ? WHERE incident_id = ? AND value_hash = ?",
+                "{\"order\":7,\"qty\":200}".getBytes(StandardCharsets.UTF_8), incident, edits("viewer").get(1).path("editedValueHash").asText());
+        assertThat(altered).isEqualTo(1);
+        long end = FaultRuns.endOffsets(kafka, topic, 1).get(new TopicPartition(topic, 0));
+
+        HttpResponse<String> accepted = replay("{\"reason\":\"replay edit 2\",\"edit\":2}");
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+        int attempt = JSON.readTree(accepted.body()).path("attempt").asInt();
+        await().atMost(WAIT).until(() -> Replays.lastPayload(app, incident, "PublishResultRecorded").contains("\"attempt\":" + attempt));
+        assertThat(Replays.lastPayload(app, incident, "PublishResultRecorded")).contains("PUBLISH_FAILED").contains("no longer has its SHA-256");
+        assertThat(Replays.replaysOn(kafka, new TopicPartition(topic, 0), end, incident)).as("nothing of the altered edit was sent").isEmpty();
+    }
+
     /** The DLQ record {@link #GROUP} writes when it fails on the record at {@code offset} that carries the replay's headers. */
     private static ProducerRecord<byte[], byte[]> reFailureOf(ConsumerRecord<byte[], byte[]> replayed, long offset, byte[] value) {
         DltRecord failure = DltRecord.failure(topic, 0, offset, GROUP).key(KEY).value(value)
@@ -305,7 +327,11 @@ class EditReplayIT {
     }
 
     private static HttpResponse<String> approve(String user, String reason) throws Exception {
-        return RunningApp.post(app, "/api/v1/incidents/" + incident + "/edits/1/approve", user, "{\"reason\":\"" + reason + "\"}");
+        return approve(1, user, reason);
+    }
+
+    private static HttpResponse<String> approve(int edit, String user, String reason) throws Exception {
+        return RunningApp.post(app, "/api/v1/incidents/" + incident + "/edits/" + edit + "/approve", user, "{\"reason\":\"" + reason + "\"}");
     }
 
     private static JsonNode edits(String user) throws Exception {
